@@ -1,0 +1,51 @@
+package io.keepsake.storage;
+
+/**
+ * Bytes read back do not verify: wrong magic, bad checksum, wrong length, undecodable body.
+ * Names the file and, where it applies, what was expected and what was found.
+ */
+public class SavepointCorruptedException extends SavepointStorageException {
+    private static final long serialVersionUID = 1L;
+
+    private final String file;
+    private final String expected;
+    private final String actual;
+
+    public SavepointCorruptedException(String file, String message, String expected, String actual) {
+        this(file, message, expected, actual, null);
+    }
+
+    public SavepointCorruptedException(String file, String message, String expected, String actual,
+                                       Throwable cause) {
+        super(compose(file, message, expected, actual), cause);
+        this.file = file;
+        this.expected = expected;
+        this.actual = actual;
+    }
+
+    private static String compose(String file, String message, String expected, String actual) {
+        StringBuilder b = new StringBuilder(message);
+        if (expected != null || actual != null) {
+            b.append(" (expected ").append(expected).append(", found ").append(actual).append(')');
+        }
+        if (file != null) {
+            b.append(" in ").append(file);
+        }
+        return b.toString();
+    }
+
+    /** The file that failed to verify, or null when the bytes did not come from a file. */
+    public String file() {
+        return file;
+    }
+
+    /** What the reader expected, or null. */
+    public String expected() {
+        return expected;
+    }
+
+    /** What the reader found, or null. */
+    public String actual() {
+        return actual;
+    }
+}

@@ -1,0 +1,27 @@
+package io.keepsake.storage;
+
+import java.util.Optional;
+
+/**
+ * One directory under a job's savepoint folder as an operator sees it: either a complete
+ * savepoint whose metadata verified, or a problem that says why it is not one.
+ *
+ * @param savepointId      the directory name
+ * @param location         the directory, in the backend's path syntax
+ * @param modificationTime the directory's modification time, epoch millis
+ * @param handle           the verified savepoint, when its metadata verified
+ * @param problem          why it is not a complete savepoint, when it is not
+ */
+public record SavepointEntry(String savepointId, String location, long modificationTime,
+                             Optional<SavepointHandle> handle, Optional<SavepointStorageException> problem) {
+
+    /** True when {@code _metadata.ser} is absent: a directory that never became a savepoint. */
+    public boolean incomplete() {
+        return handle.isEmpty() && problem.map(p -> p instanceof SavepointNotFoundException).orElse(false);
+    }
+
+    /** The time used for "newest first": completion time when known, else the directory's. */
+    public long sortTime() {
+        return handle.map(h -> h.meta().completedTimestamp()).orElse(modificationTime);
+    }
+}

@@ -1,0 +1,27 @@
+package io.keepsake.storage;
+
+import java.util.Objects;
+
+/**
+ * A complete, verified-at-listing savepoint: where it lives and what its metadata says.
+ *
+ * @param location the savepoint directory, in the backend's path syntax
+ * @param meta     the verified metadata
+ */
+public record SavepointHandle(String location, SavepointMeta meta) {
+
+    public SavepointHandle {
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(meta, "meta");
+    }
+
+    /** The job id. */
+    public String jobId() {
+        return meta.jobId();
+    }
+
+    /** The savepoint id. */
+    public String savepointId() {
+        return meta.savepointId();
+    }
+}

@@ -1,0 +1,35 @@
+package io.keepsake.storage;
+
+/**
+ * The bytes are intact but written in a format version (or a payload format) this build cannot
+ * read. The message says which versions are supported and what to do.
+ */
+public class SavepointIncompatibleException extends SavepointStorageException {
+    private static final long serialVersionUID = 1L;
+
+    private final int foundVersion;
+    private final int minSupported;
+    private final int maxSupported;
+
+    public SavepointIncompatibleException(String message, int foundVersion, int minSupported, int maxSupported) {
+        super(message);
+        this.foundVersion = foundVersion;
+        this.minSupported = minSupported;
+        this.maxSupported = maxSupported;
+    }
+
+    /** The version found in the bytes. */
+    public int foundVersion() {
+        return foundVersion;
+    }
+
+    /** The oldest version this build reads. */
+    public int minSupported() {
+        return minSupported;
+    }
+
+    /** The newest version this build reads. */
+    public int maxSupported() {
+        return maxSupported;
+    }
+}

@@ -1,0 +1,17 @@
+package io.keepsake.storage;
+
+/**
+ * Root of every error the savepoint side of Keepsake raises. Unchecked; each subtype tells the
+ * caller what it may do next. Messages name the job, the savepoint and the path where known.
+ */
+public class SavepointStorageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public SavepointStorageException(String message) {
+        super(message);
+    }
+
+    public SavepointStorageException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,111 @@
+package io.keepsake.storage;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The configuration keys every backend shares, parsed from the engine's string map with the
+ * backend's own keys. The caller's map is copied, never mutated; unknown keys, missing required
+ * keys and malformed values are an {@link InvalidStorageArgumentException}, never a silent default.
+ *
+ * @param namespace           the checkpoint root ({@code namespace}, required)
+ * @param storageType         {@code storage.type}, when given
+ * @param savepointPath       {@code savepoint.path}, when given; else {@code <namespace>/savepoint}
+ * @param periodicMaxRetained {@code savepoint.periodic.max-retained}; 0 keeps every periodic savepoint
+ * @param backendOptions      the remaining keys, which the backend declared as its own
+ */
+public record StorageOptions(String namespace, String storageType, String savepointPath, int periodicMaxRetained,
+                             Map<String, String> backendOptions) {
+
+    public static final String NAMESPACE = "namespace";
+    public static final String STORAGE_TYPE = "storage.type";
+    public static final String SAVEPOINT_PATH = "savepoint.path";
+    public static final String PERIODIC_MAX_RETAINED = "savepoint.periodic.max-retained";
+
+    /** Keys every backend accepts. */
+    public static final Set<String> COMMON_KEYS = Set.of(NAMESPACE, STORAGE_TYPE, SAVEPOINT_PATH, PERIODIC_MAX_RETAINED);
+
+    public StorageOptions {
+        Objects.requireNonNull(namespace, "namespace");
+        backendOptions = Collections.unmodifiableMap(new TreeMap<>(backendOptions));
+    }
+
+    /**
+     * Parses a configuration map.
+     *
+     * @param config          the engine's map; copied, never mutated
+     * @param backend         the backend's factory id, for messages
+     * @param backendKeys     exact keys the backend accepts besides the common ones
+     * @param backendPrefixes key prefixes the backend accepts (such as {@code seatunnel.hadoop.})
+     * @param storageTypes    the {@code storage.type} values the backend accepts
+     * @throws InvalidStorageArgumentException when a key is unknown, a value is missing or malformed
+     */
+    public static StorageOptions parse(Map<String, String> config, String backend, Set<String> backendKeys,
+                                       List<String> backendPrefixes, Set<String> storageTypes) {
+        if (config == null) {
+            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the configuration is null");
+        }
+        Map<String, String> copy = new TreeMap<>(config);
+        Set<String> unknown = new TreeSet<>();
+        Map<String, String> own = new TreeMap<>();
+        for (Map.Entry<String, String> e : copy.entrySet()) {
+            String key = e.getKey();
+            if (key == null) {
+                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: a key is null");
+            }
+            if (e.getValue() == null) {
+                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: no value for key ("
+                        + key + ")");
+            }
+            if (COMMON_KEYS.contains(key)) {
+                continue;
+            }
+            if (backendKeys.contains(key) || backendPrefixes.stream().anyMatch(key::startsWith)) {
+                own.put(key, e.getValue());
+            } else {
+                unknown.add(key);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            Set<String> known = new TreeSet<>(COMMON_KEYS);
+            known.addAll(backendKeys);
+            backendPrefixes.forEach(p -> known.add(p + "*"));
+            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: unknown key(s) "
+                    + unknown + "; known keys are " + known);
+        }
+        String namespace = copy.get(NAMESPACE);
+        if (namespace == null || namespace.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the key is required ("
+                    + NAMESPACE + ")");
+        }
+        String type = copy.get(STORAGE_TYPE);
+        if (type != null && !storageTypes.contains(type)) {
+            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: " + STORAGE_TYPE + "="
+                    + type + " conflicts with this backend, which accepts " + new TreeSet<>(storageTypes));
+        }
+        String savepointPath = copy.get(SAVEPOINT_PATH);
+        if (savepointPath != null && savepointPath.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the value is blank ("
+                    + SAVEPOINT_PATH + ")");
+        }
+        int retained = 0;
+        String retainedValue = copy.get(PERIODIC_MAX_RETAINED);
+        if (retainedValue != null) {
+            try {
+                retained = Integer.parseInt(retainedValue.trim());
+            } catch (NumberFormatException e) {
+                retained = -1;
+            }
+            if (retained < 0) {
+                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: "
+                        + PERIODIC_MAX_RETAINED + " must be a non-negative integer (" + retainedValue + ")");
+            }
+        }
+        return new StorageOptions(namespace, type, savepointPath, retained, own);
+    }
+}

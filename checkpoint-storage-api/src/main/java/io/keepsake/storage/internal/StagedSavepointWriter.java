@@ -1,0 +1,395 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointAlreadyExistsException;
+import io.keepsake.storage.SavepointCommitFailedException;
+import io.keepsake.storage.SavepointCommitStateUnknownException;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.Versions;
+import io.keepsake.storage.spi.FileSystemStorage;
+import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The savepoint commit protocol, written once for every backend.
+ *
+ * <p>With {@link FsCapability#ATOMIC_DIRECTORY_RENAME}: payloads and {@code _metadata.ser} are
+ * written, synced and closed in {@code <job>/.staging/<attempt>/}, the staging directory is
+ * synced, then renamed onto {@code <job>/<savepointId>} in one step that fails when the target
+ * exists, and the job directory is synced. Without it: payloads are written under
+ * attempt-unique names straight into the savepoint directory, and {@code _metadata.ser} is
+ * created last with create-if-absent, which is the publication step. Either way a crash before
+ * publication leaves nothing visible, and a losing racer never touches the winner's files.
+ * Methods are synchronized: the writer can be handed between threads.
+ */
+public final class StagedSavepointWriter implements SavepointWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StagedSavepointWriter.class);
+
+    private enum State { OPEN, COMMITTED, ABORTED }
+
+    private final StorageFileSystem fs;
+    private final SavepointRequest request;
+    private final String jobDir;
+    private final String target;
+    private final String workDir;
+    private final String attemptId;
+    private final boolean renameMode;
+    private final Set<String> openAttempts;
+    private final List<ManifestEntry> entries = new ArrayList<>();
+    private final Set<Integer> pipelines = new HashSet<>();
+    private final List<String> writtenFiles = new ArrayList<>();
+    private int openStreams;
+    private State state = State.OPEN;
+
+    private StagedSavepointWriter(StorageFileSystem fs, SavepointRequest request, String jobDir, String target,
+                                  String attemptId, boolean renameMode, Set<String> openAttempts) {
+        this.fs = fs;
+        this.request = request;
+        this.jobDir = jobDir;
+        this.target = target;
+        this.attemptId = attemptId;
+        this.renameMode = renameMode;
+        this.openAttempts = openAttempts;
+        this.workDir = renameMode ? fs.child(fs.child(jobDir, FileSystemStorage.STAGING_DIR), attemptId) : target;
+    }
+
+    /**
+     * Creates the staging area and returns a writer into it.
+     *
+     * @throws SavepointStorageException when the staging area cannot be created
+     */
+    public static StagedSavepointWriter begin(StorageFileSystem fs, SavepointRequest request, String jobDir,
+                                              String target, Set<String> openAttempts) {
+        String attemptId = request.savepointId() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        boolean renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
+        StagedSavepointWriter w = new StagedSavepointWriter(fs, request, jobDir, target, attemptId, renameMode, openAttempts);
+        openAttempts.add(w.workDir);
+        try {
+            fs.mkdirs(w.workDir);
+        } catch (IOException | RuntimeException e) {
+            openAttempts.remove(w.workDir);
+            w.state = State.ABORTED;
+            w.cleanUp();
+            throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": " + e.getMessage() + " (" + w.workDir + ")", e);
+        }
+        LOG.debug("Began savepoint {} of job {} in {}", request.savepointId(), request.jobId(), w.workDir);
+        return w;
+    }
+
+    @Override
+    public SavepointRequest request() {
+        return request;
+    }
+
+    /** Where payloads are being written before publication. */
+    public String workDirectory() {
+        return workDir;
+    }
+
+    @Override
+    public synchronized OutputStream openPayload(int pipelineId, long checkpointId) {
+        requireOpen("open a payload");
+        if (!pipelines.add(pipelineId)) {
+            throw new InvalidStorageArgumentException("Cannot open payload of savepoint " + request.savepointId()
+                    + " of job " + request.jobId() + ": pipeline already has one (" + pipelineId + ")");
+        }
+        String file = renameMode ? "pipeline-" + pipelineId + ".wire" : "pipeline-" + pipelineId + "." + attemptId + ".wire";
+        String path = fs.child(workDir, file);
+        SyncableOutputStream raw;
+        try {
+            raw = fs.create(path, true);
+        } catch (IOException e) {
+            pipelines.remove(pipelineId);
+            throw new SavepointStorageException("Cannot open payload of savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
+        }
+        writtenFiles.add(file);
+        openStreams++;
+        return new PayloadStream(raw, pipelineId, checkpointId, file, path);
+    }
+
+    private synchronized void payloadClosed(ManifestEntry entry) {
+        openStreams--;
+        if (entry != null) {
+            entries.add(entry);
+        }
+    }
+
+    @Override
+    public synchronized SavepointHandle commit(long completedTimestamp) {
+        requireOpen("commit");
+        if (openStreams > 0) {
+            throw new IllegalStateException("Cannot commit savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": " + openStreams + " payload stream(s) still open (" + workDir + ")");
+        }
+        if (entries.size() != pipelines.size()) {
+            abortQuietly();
+            throw new SavepointCommitFailedException("Cannot commit savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": a payload failed to write; staging was cleaned (" + workDir + ")", null);
+        }
+        List<ManifestEntry> manifest = new ArrayList<>(entries);
+        manifest.sort(Comparator.comparingInt(ManifestEntry::pipelineId));
+        SavepointMeta meta = new SavepointMeta(Versions.CURRENT_FORMAT_VERSION, request.savepointId(), request.jobId(),
+                request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
+                request.payloadFormat(), manifest, request.properties());
+        byte[] metaBytes = MetadataCodec.encode(meta);
+        SavepointHandle handle = renameMode ? commitByRename(metaBytes, meta) : commitByCreate(metaBytes, meta);
+        state = State.COMMITTED;
+        openAttempts.remove(workDir);
+        LOG.info("Committed savepoint {} of job {} with {} payload(s) ({})", request.savepointId(), request.jobId(),
+                manifest.size(), target);
+        return handle;
+    }
+
+    private SavepointHandle commitByRename(byte[] metaBytes, SavepointMeta meta) {
+        String stagedMeta = fs.child(workDir, MetadataCodec.FILE_NAME);
+        try {
+            writeSynced(stagedMeta, metaBytes);
+            fs.syncDirectory(workDir);
+        } catch (IOException | RuntimeException e) {
+            abortQuietly();
+            throw failed("writing metadata failed", e);
+        }
+        try {
+            fs.rename(workDir, target);
+        } catch (FileAlreadyExistsException e) {
+            abortQuietly();
+            throw new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": another savepoint with this id was published first (" + target + ")", e);
+        } catch (IOException | RuntimeException e) {
+            if (hasMetadata(target, metaBytes)) {
+                LOG.warn("Rename of savepoint {} of job {} reported an error but took effect ({})",
+                        request.savepointId(), request.jobId(), target, e);
+            } else if (hasMetadata(workDir, metaBytes)) {
+                abortQuietly();
+                throw failed("publishing rename failed", e);
+            } else {
+                state = State.ABORTED;
+                openAttempts.remove(workDir);
+                throw unknown("publishing rename failed and neither staging nor target can be read", e);
+            }
+        }
+        try {
+            fs.syncDirectory(jobDir);
+        } catch (IOException | RuntimeException e) {
+            state = State.COMMITTED;
+            openAttempts.remove(workDir);
+            throw unknown("the savepoint is visible but its directory entry could not be made durable", e);
+        }
+        return new SavepointHandle(target, meta);
+    }
+
+    private SavepointHandle commitByCreate(byte[] metaBytes, SavepointMeta meta) {
+        String metaPath = fs.child(target, MetadataCodec.FILE_NAME);
+        try {
+            fs.syncDirectory(target);
+        } catch (IOException | RuntimeException e) {
+            abortQuietly();
+            throw failed("syncing payloads failed", e);
+        }
+        try {
+            writeSynced(metaPath, metaBytes);
+        } catch (FileAlreadyExistsException e) {
+            abortQuietly();
+            throw new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": another savepoint with this id was published first (" + target + ")", e);
+        } catch (IOException | RuntimeException e) {
+            if (hasMetadata(target, metaBytes)) {
+                LOG.warn("Publishing savepoint {} of job {} reported an error but took effect ({})",
+                        request.savepointId(), request.jobId(), target, e);
+            } else {
+                state = State.ABORTED;
+                openAttempts.remove(workDir);
+                throw unknown("creating " + MetadataCodec.FILE_NAME + " failed; it may be partly written", e);
+            }
+        }
+        try {
+            fs.syncDirectory(target);
+        } catch (IOException | RuntimeException e) {
+            state = State.COMMITTED;
+            openAttempts.remove(workDir);
+            throw unknown("the savepoint is visible but its metadata could not be made durable", e);
+        }
+        return new SavepointHandle(target, meta);
+    }
+
+    private void writeSynced(String path, byte[] bytes) throws IOException {
+        try (SyncableOutputStream out = fs.create(path, true)) {
+            out.write(bytes);
+            out.sync();
+        }
+    }
+
+    private boolean hasMetadata(String dir, byte[] expected) {
+        try (InputStream in = fs.open(fs.child(dir, MetadataCodec.FILE_NAME))) {
+            return Arrays.equals(in.readNBytes(expected.length + 1), expected);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private SavepointCommitFailedException failed(String why, Throwable cause) {
+        return new SavepointCommitFailedException("Cannot commit savepoint " + request.savepointId() + " of job "
+                + request.jobId() + ": " + why + "; nothing was published and staging was cleaned (" + workDir + ")", cause);
+    }
+
+    private SavepointCommitStateUnknownException unknown(String why, Throwable cause) {
+        return new SavepointCommitStateUnknownException("Cannot tell whether savepoint " + request.savepointId()
+                + " of job " + request.jobId() + " was committed: " + why + "; list the job's savepoints before"
+                + " cleaning anything (" + target + ")", cause);
+    }
+
+    @Override
+    public synchronized void abort() {
+        if (state != State.OPEN) {
+            return;
+        }
+        state = State.ABORTED;
+        cleanUp();
+        openAttempts.remove(workDir);
+        LOG.info("Aborted savepoint {} of job {} ({})", request.savepointId(), request.jobId(), workDir);
+    }
+
+    private void abortQuietly() {
+        try {
+            abort();
+        } catch (RuntimeException e) {
+            LOG.warn("Cleaning staging of savepoint {} of job {} failed ({})", request.savepointId(), request.jobId(),
+                    workDir, e);
+        }
+    }
+
+    private void cleanUp() {
+        try {
+            if (renameMode) {
+                fs.delete(workDir, true);
+            } else {
+                for (String file : writtenFiles) {
+                    fs.delete(fs.child(workDir, file), false);
+                }
+                if (fs.list(workDir).isEmpty()) {
+                    fs.delete(workDir, false);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Cannot remove staging of savepoint {} of job {}; garbage collection will ({})",
+                    request.savepointId(), request.jobId(), workDir, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        abort();
+    }
+
+    private void requireOpen(String what) {
+        if (state != State.OPEN) {
+            throw new IllegalStateException("Cannot " + what + " of savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": the writer is " + state.name().toLowerCase() + " (" + workDir + ")");
+        }
+    }
+
+    /** Hashes a payload on its way out; on close syncs it and records its manifest entry. */
+    private final class PayloadStream extends FilterOutputStream {
+        private final SyncableOutputStream raw;
+        private final HashingOutputStream hashing;
+        private final int pipelineId;
+        private final long checkpointId;
+        private final String file;
+        private final String path;
+        private boolean closed;
+        private boolean failed;
+
+        PayloadStream(SyncableOutputStream raw, int pipelineId, long checkpointId, String file, String path) {
+            super(new HashingOutputStream(raw));
+            this.raw = raw;
+            this.hashing = (HashingOutputStream) out;
+            this.pipelineId = pipelineId;
+            this.checkpointId = checkpointId;
+            this.file = file;
+            this.path = path;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            guard(() -> hashing.write(b));
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            guard(() -> hashing.write(b, off, len));
+        }
+
+        @Override
+        public void flush() throws IOException {
+            guard(hashing::flush);
+        }
+
+        private void guard(IoAction action) throws IOException {
+            if (closed) {
+                throw new IOException("Payload stream is closed (" + path + ")");
+            }
+            try {
+                action.run();
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ManifestEntry entry = null;
+            try {
+                if (!failed) {
+                    raw.sync();
+                }
+                raw.close();
+                if (!failed) {
+                    entry = new ManifestEntry(pipelineId, checkpointId, file, hashing.length(), hashing.sha256Hex());
+                }
+            } catch (IOException | RuntimeException e) {
+                try {
+                    raw.close();
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            } finally {
+                payloadClosed(entry);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
+    }
+}

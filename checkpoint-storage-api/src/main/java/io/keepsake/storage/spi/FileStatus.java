@@ -1,0 +1,13 @@
+package io.keepsake.storage.spi;
+
+/**
+ * What a listing says about one entry.
+ *
+ * @param path             the full path, in the file system's syntax
+ * @param name             the last path component
+ * @param directory        true for a directory
+ * @param length           the file's length in bytes, 0 for a directory
+ * @param modificationTime epoch millis
+ */
+public record FileStatus(String path, String name, boolean directory, long length, long modificationTime) {
+}

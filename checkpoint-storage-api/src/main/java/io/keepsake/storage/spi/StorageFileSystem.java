@@ -1,0 +1,69 @@
+package io.keepsake.storage.spi;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The small file-system primitive SPI a backend supplies; the commit protocol, validation and
+ * checksums are written once on top of it ({@link FileSystemStorage}). Paths are strings in the
+ * backend's syntax with {@code /} separators; the protocol only ever joins validated names onto
+ * configured roots with {@link #child}. Native errors are translated to {@link IOException}s that
+ * name the path: {@link java.nio.file.FileAlreadyExistsException} when a must-create or rename
+ * target exists, {@link java.nio.file.NoSuchFileException} when a source is missing.
+ * Implementations are thread-safe.
+ */
+public interface StorageFileSystem extends Closeable {
+
+    /**
+     * Creates a file, with its missing parent directories, and opens it for writing.
+     *
+     * @param mustCreate true to fail with {@code FileAlreadyExistsException} when it exists
+     *                   (atomically: two racing creators cannot both succeed); false to overwrite
+     */
+    SyncableOutputStream create(String path, boolean mustCreate) throws IOException;
+
+    /** Opens a file for reading; {@code NoSuchFileException} when it is absent. */
+    InputStream open(String path) throws IOException;
+
+    /** The entries of a directory, in no particular order; empty when it does not exist. */
+    List<FileStatus> list(String directory) throws IOException;
+
+    /** What the file system says about one path, or empty when nothing is there. */
+    Optional<FileStatus> stat(String path) throws IOException;
+
+    /**
+     * Renames a file or directory; never replaces an existing target.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException when the target exists
+     */
+    void rename(String source, String target) throws IOException;
+
+    /** Deletes a file, or a directory with {@code recursive}; returns false when nothing was there. */
+    boolean delete(String path, boolean recursive) throws IOException;
+
+    /** Creates a directory and its missing parents; fine when it exists. */
+    void mkdirs(String path) throws IOException;
+
+    /** Makes a directory's entries durable where the file system needs it; a no-op elsewhere. */
+    void syncDirectory(String directory) throws IOException;
+
+    /** The optional powers this file system has. */
+    Set<FsCapability> capabilities();
+
+    /** Joins a validated name onto a directory path. */
+    default String child(String directory, String name) {
+        return directory.endsWith("/") ? directory + name : directory + "/" + name;
+    }
+
+    /** Normalises a configured root and checks that it is absolute, without {@code .} or {@code ..} segments. */
+    String normalizeRoot(String root);
+
+    /** Releases handles; the default does nothing. */
+    @Override
+    default void close() throws IOException {
+    }
+}
