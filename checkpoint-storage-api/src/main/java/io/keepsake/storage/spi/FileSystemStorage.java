@@ -11,11 +11,13 @@ import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.Versions;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
 import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.storage.internal.Names;
@@ -385,11 +387,12 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
             if (!s.directory() || !Names.isSafeName(s.name())) {
                 continue;
             }
+            String location = fs.child(jobDir, s.name());
             try {
-                entries.add(new SavepointEntry(s.name(), s.path(), s.modificationTime(),
+                entries.add(new SavepointEntry(s.name(), location, s.modificationTime(),
                         Optional.of(readMetadata(jobId, s.name())), Optional.empty()));
             } catch (SavepointStorageException e) {
-                entries.add(new SavepointEntry(s.name(), s.path(), s.modificationTime(), Optional.empty(), Optional.of(e)));
+                entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e)));
             }
         }
         entries.sort(Comparator.comparingLong(SavepointEntry::sortTime).thenComparing(SavepointEntry::savepointId)
@@ -452,6 +455,7 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
 
     @Override
     public InputStream openPayload(SavepointHandle handle, ManifestEntry entry) {
+        requireReadableFormat(handle);
         String path = fs.child(handle.location(), Names.requireSafeName("manifest file name", entry.file()));
         if (!handle.meta().manifest().contains(entry)) {
             throw new InvalidStorageArgumentException("Cannot open payload: it is not in the manifest of savepoint "
@@ -470,6 +474,7 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
     @Override
     public SavepointContent readSavepoint(String jobId, String savepointId) {
         SavepointHandle handle = readMetadata(jobId, savepointId);
+        requireReadableFormat(handle);
         Map<String, byte[]> payloads = new LinkedHashMap<>();
         for (ManifestEntry entry : handle.meta().manifest()) {
             String path = fs.child(handle.location(), entry.file());
@@ -500,6 +505,17 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
             }
         }
         return new SavepointContent(handle, payloads);
+    }
+
+    private static void requireReadableFormat(SavepointHandle handle) {
+        int version = handle.meta().formatVersion();
+        if (version > Versions.CURRENT_FORMAT_VERSION) {
+            throw new SavepointIncompatibleException("Cannot read savepoint " + handle.savepointId() + " of job "
+                    + handle.jobId() + ": it was written in format version " + version + " by a newer Keepsake ("
+                    + handle.meta().producerVersion() + "); this build reads versions 1 to "
+                    + Versions.CURRENT_FORMAT_VERSION + "; read it with a build that supports version " + version
+                    + " (" + handle.location() + ")", version, 1, Versions.CURRENT_FORMAT_VERSION);
+        }
     }
 
     @Override
@@ -548,11 +564,9 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
         for (String jobId : listJobs()) {
             String staging = fs.child(savepointJobDir(jobId), STAGING_DIR);
             for (FileStatus attempt : listOrFail(staging, "list staging of job " + jobId)) {
-                if (openAttempts.contains(attempt.path())) {
-                    continue;
-                }
-                if (attempt.modificationTime() <= cutoff) {
-                    collect(attempt.path(), deleted, kept);
+                String path = fs.child(staging, attempt.name());
+                if (!openAttempts.contains(path) && attempt.modificationTime() <= cutoff) {
+                    collect(path, deleted, kept);
                 }
             }
             for (SavepointEntry e : scanSavepoints(jobId)) {

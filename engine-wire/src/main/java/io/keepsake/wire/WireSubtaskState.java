@@ -1,0 +1,77 @@
+package io.keepsake.wire;
+
+import io.protostuff.Input;
+import io.protostuff.Output;
+import io.protostuff.Schema;
+import io.protostuff.Tag;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * engine-wire-v1 transfer object for the state one subtask or coordinator reported
+ * ({@code ActionSubtaskState}). Its action key is not repeated here: it is the owning
+ * {@link WireActionState#name}.
+ *
+ * <pre>
+ * tag  field               encoding
+ *   1  slot                int32: position in the owner's subtask slot list; -1 for the coordinator
+ *   2  index               int32: the subtask index the engine recorded (-1 for the coordinator)
+ *   3  state               repeated bytes: the non-null state objects, in order
+ *   4  nullStatePositions  repeated int32, ascending: positions in the full state list that hold
+ *                          null; the full list has count(3) + count(4) elements
+ * </pre>
+ *
+ * <p>Tags are frozen: never renumbered and never reused. A field that is removed keeps its tag
+ * reserved here as retired. Retired tags: none.
+ *
+ * <p>A plain mutable transfer object; not thread-safe. {@link #SCHEMA} is the pinned layout.
+ */
+public final class WireSubtaskState {
+
+    /** The slot a coordinator's state carries. */
+    public static final int COORDINATOR_SLOT = -1;
+
+    @Tag(1)
+    public int slot;
+    @Tag(2)
+    public int index;
+    @Tag(3)
+    public List<byte[]> state = new ArrayList<>();
+    @Tag(4)
+    public List<Integer> nullStatePositions = new ArrayList<>();
+
+    /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
+    public static final Schema<WireSubtaskState> SCHEMA = new WireSchema<>(WireSubtaskState.class,
+            "slot", "index", "state", "nullStatePositions") {
+        @Override
+        public void writeTo(Output output, WireSubtaskState m) throws IOException {
+            output.writeInt32(1, m.slot, false);
+            output.writeInt32(2, m.index, false);
+            if (m.state != null) {
+                for (byte[] element : m.state) {
+                    output.writeByteArray(3, element, true);
+                }
+            }
+            if (m.nullStatePositions != null) {
+                for (Integer position : m.nullStatePositions) {
+                    output.writeInt32(4, position, true);
+                }
+            }
+        }
+
+        @Override
+        public void mergeFrom(Input input, WireSubtaskState m) throws IOException {
+            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
+                switch (n) {
+                    case 1 -> m.slot = input.readInt32();
+                    case 2 -> m.index = input.readInt32();
+                    case 3 -> m.state.add(input.readByteArray());
+                    case 4 -> m.nullStatePositions.add(input.readInt32());
+                    default -> input.handleUnknownField(n, this);
+                }
+            }
+        }
+    };
+}
