@@ -13,6 +13,11 @@ import java.util.List;
  */
 public interface SavepointStorage {
 
+    /** How many periodic savepoints of a job to keep ({@code savepoint.periodic.max-retained}); 0 keeps all. */
+    default int periodicMaxRetained() {
+        return 0;
+    }
+
     /** The savepoint root this view reads and writes, in the backend's path syntax. */
     String savepointRoot();
 

@@ -71,6 +71,7 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
     private final Set<String> openAttempts;
     private final ExecutorService asyncWriter;
     private final boolean ownsFileSystem;
+    private final int periodicMaxRetained;
 
     /**
      * Creates a storage over {@code fs}.
@@ -81,13 +82,26 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
      * @throws InvalidStorageArgumentException when a root is not absolute or the roots overlap badly
      */
     public FileSystemStorage(StorageFileSystem fs, String namespace, String savepointRoot) {
+        this(fs, namespace, savepointRoot, 0);
+    }
+
+    /**
+     * Creates a storage over {@code fs} that keeps at most {@code periodicMaxRetained} periodic
+     * savepoints per job (0 keeps all); the save session applies it after each periodic commit.
+     */
+    public FileSystemStorage(StorageFileSystem fs, String namespace, String savepointRoot, int periodicMaxRetained) {
         this(fs, fs.normalizeRoot(namespace),
                 savepointRoot == null ? fs.child(fs.normalizeRoot(namespace), "savepoint") : fs.normalizeRoot(savepointRoot),
-                ConcurrentHashMap.newKeySet(), newAsyncWriter(), true);
+                ConcurrentHashMap.newKeySet(), newAsyncWriter(), true, periodicMaxRetained);
     }
 
     private FileSystemStorage(StorageFileSystem fs, String namespace, String savepointRoot, Set<String> openAttempts,
-                              ExecutorService asyncWriter, boolean ownsFileSystem) {
+                              ExecutorService asyncWriter, boolean ownsFileSystem, int periodicMaxRetained) {
+        if (periodicMaxRetained < 0) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: periodic retention must not be negative ("
+                    + periodicMaxRetained + ")");
+        }
+        this.periodicMaxRetained = periodicMaxRetained;
         this.fs = fs;
         this.namespace = namespace;
         this.savepointRoot = savepointRoot;
@@ -145,7 +159,13 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
 
     @Override
     public FileSystemStorage withSavepointRoot(String root) {
-        return new FileSystemStorage(fs, namespace, fs.normalizeRoot(root), openAttempts, asyncWriter, false);
+        return new FileSystemStorage(fs, namespace, fs.normalizeRoot(root), openAttempts, asyncWriter, false,
+                periodicMaxRetained);
+    }
+
+    @Override
+    public int periodicMaxRetained() {
+        return periodicMaxRetained;
     }
 
     // ------------------------------------------------------------------ legacy checkpoints

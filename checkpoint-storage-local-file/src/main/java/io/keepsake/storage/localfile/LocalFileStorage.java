@@ -19,4 +19,9 @@ public class LocalFileStorage extends FileSystemStorage {
     public LocalFileStorage(StorageFileSystem fs, String namespace, String savepointRoot) {
         super(fs, namespace, savepointRoot);
     }
+
+    /** A storage that keeps at most {@code periodicMaxRetained} periodic savepoints per job (0 keeps all). */
+    public LocalFileStorage(StorageFileSystem fs, String namespace, String savepointRoot, int periodicMaxRetained) {
+        super(fs, namespace, savepointRoot, periodicMaxRetained);
+    }
 }

@@ -33,7 +33,8 @@ public final class LocalFileStorageFactory implements CheckpointStorageFactory {
         StorageOptions options = StorageOptions.parse(configuration, IDENTIFIER, Set.of(), List.of(),
                 Set.of("local", "localfile", "file"));
         LocalFileSystem fs = new LocalFileSystem();
-        LocalFileStorage storage = new LocalFileStorage(fs, options.namespace(), options.savepointPath());
+        LocalFileStorage storage = new LocalFileStorage(fs, options.namespace(), options.savepointPath(),
+                options.periodicMaxRetained());
         requireWritableDirectory(storage.namespace(), StorageOptions.NAMESPACE);
         requireWritableDirectory(storage.savepointRoot(), StorageOptions.SAVEPOINT_PATH);
         return storage;

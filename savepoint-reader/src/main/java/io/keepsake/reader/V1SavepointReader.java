@@ -1,0 +1,66 @@
+package io.keepsake.reader;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.wire.CheckpointWireCodec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Format version 1 (Keepsake 0.1.0, the first bundle format): {@code _metadata.ser} with a
+ * manifest, one {@code engine-wire-v1} payload per pipeline. Payloads are decoded while their
+ * bytes are hashed, and the checkpoint's pipeline and checkpoint ids must match the manifest.
+ */
+public final class V1SavepointReader implements SavepointFormatReader {
+
+    private final CheckpointWireCodec codec = new CheckpointWireCodec();
+
+    @Override
+    public int formatVersion() {
+        return 1;
+    }
+
+    @Override
+    public String description() {
+        return "version 1, introduced in Keepsake 0.1.0: manifest with SHA-256 per payload, engine-wire-v1 payloads";
+    }
+
+    @Override
+    public Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+        String format = handle.meta().payloadFormat();
+        if (!CheckpointWireCodec.FORMAT_NAME.equals(format)) {
+            throw new SavepointIncompatibleException("Cannot read savepoint " + handle.savepointId() + " of job "
+                    + handle.jobId() + ": payload format '" + format + "' is not " + CheckpointWireCodec.FORMAT_NAME
+                    + " (" + handle.location() + ")", 1, 1, 1);
+        }
+        Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
+        for (ManifestEntry entry : handle.meta().manifest()) {
+            String source = handle.location() + "/" + entry.file();
+            CompletedCheckpoint cp;
+            try (InputStream in = storage.openPayload(handle, entry)) {
+                cp = codec.decode(in, source);
+                if (in.read() != -1) {
+                    throw new SavepointCorruptedException(source, "Payload has bytes after its checkpoint", "end", "more");
+                }
+            } catch (IOException e) {
+                throw new SavepointStorageException("Cannot read payload of savepoint " + handle.savepointId()
+                        + " of job " + handle.jobId() + ": " + e.getMessage() + " (" + source + ")", e);
+            }
+            if (cp.pipelineId() != entry.pipelineId() || cp.checkpointId() != entry.checkpointId()) {
+                throw new SavepointCorruptedException(source, "Payload holds another checkpoint than the manifest says",
+                        "pipeline " + entry.pipelineId() + " checkpoint " + entry.checkpointId(),
+                        "pipeline " + cp.pipelineId() + " checkpoint " + cp.checkpointId());
+            }
+            byPipeline.put(entry.pipelineId(), cp);
+        }
+        return byPipeline;
+    }
+}
