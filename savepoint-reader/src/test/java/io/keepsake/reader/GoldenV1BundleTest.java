@@ -1,0 +1,63 @@
+package io.keepsake.reader;
+
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.localfile.LocalFileStorage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Restores the committed format-version-1 savepoint bundle, so a change that breaks reading the
+ * savepoints written today fails the build.
+ */
+class GoldenV1BundleTest {
+
+    @TempDir
+    Path temp;
+
+    private Path copyBundle() throws IOException {
+        ClassLoader cl = getClass().getClassLoader();
+        List<String> index;
+        try (InputStream in = cl.getResourceAsStream(GoldenV1Bundle.RESOURCE_DIR + "index.txt")) {
+            assertThat(in).as("golden bundle index on the classpath").isNotNull();
+            index = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        }
+        assertThat(index).hasSize(GoldenV1Bundle.PIPELINES.size() + 1);
+        Path root = temp.resolve("copied-root");
+        for (String file : index) {
+            try (InputStream in = cl.getResourceAsStream(GoldenV1Bundle.RESOURCE_DIR + file)) {
+                assertThat(in).as(file).isNotNull();
+                Path target = root.resolve(file);
+                Files.createDirectories(target.getParent());
+                Files.copy(in, target);
+            }
+        }
+        return root;
+    }
+
+    @Test
+    void theCommittedVersion1BundleRestoresExactly() throws IOException {
+        Path root = copyBundle();
+        try (LocalFileStorage storage = new LocalFileStorage(temp.resolve("ns").toString(), root.toString())) {
+            RestoredSavepoint r = new SavepointRestorer(storage, storage).latest(GoldenV1Bundle.JOB);
+            assertThat(r.savepoint()).get().satisfies(h -> {
+                assertThat(h.savepointId()).isEqualTo(GoldenV1Bundle.SAVEPOINT);
+                assertThat(h.meta().formatVersion()).isEqualTo(1);
+                assertThat(h.meta().kind()).isEqualTo(SavepointKind.MANUAL);
+                assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
+            });
+            assertThat(r.checkpoints()).isEqualTo(GoldenV1Bundle.expected());
+            RestoredSavepoint byPath = new SavepointRestorer(storage, storage)
+                    .byPath(root.resolve(GoldenV1Bundle.JOB).resolve(GoldenV1Bundle.SAVEPOINT).toString());
+            assertThat(byPath.checkpoints()).isEqualTo(GoldenV1Bundle.expected());
+        }
+    }
+}
