@@ -24,6 +24,8 @@ import java.util.List;
  *   6  completedTimestamp  int64
  *   7  actionStates        repeated group WireActionState, sorted by name
  *   8  taskStatistics      repeated group WireTaskStatistics, sorted by jobVertexId
+ *   9  complete            bool: always true and always written last; a payload without it was cut
+ *                          short at a field boundary (a writer adding fields writes them before it)
  * </pre>
  *
  * <p>Not stored: the runtime-only {@code restored} flag. Tags are frozen: never renumbered and
@@ -49,11 +51,13 @@ public final class WireCheckpoint {
     public List<WireActionState> actionStates = new ArrayList<>();
     @Tag(8)
     public List<WireTaskStatistics> taskStatistics = new ArrayList<>();
+    @Tag(9)
+    public boolean complete;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
     public static final Schema<WireCheckpoint> SCHEMA = new WireSchema<>(WireCheckpoint.class,
             "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType", "completedTimestamp",
-            "actionStates", "taskStatistics") {
+            "actionStates", "taskStatistics", "complete") {
         @Override
         public void writeTo(Output output, WireCheckpoint m) throws IOException {
             output.writeInt64(1, m.jobId, false);
@@ -74,6 +78,7 @@ public final class WireCheckpoint {
                     output.writeObject(8, stats, WireTaskStatistics.SCHEMA, true);
                 }
             }
+            output.writeBool(9, m.complete, false);
         }
 
         @Override
@@ -88,6 +93,7 @@ public final class WireCheckpoint {
                     case 6 -> m.completedTimestamp = input.readInt64();
                     case 7 -> m.actionStates.add(input.mergeObject(null, WireActionState.SCHEMA));
                     case 8 -> m.taskStatistics.add(input.mergeObject(null, WireTaskStatistics.SCHEMA));
+                    case 9 -> m.complete = input.readBool();
                     default -> input.handleUnknownField(n, this);
                 }
             }

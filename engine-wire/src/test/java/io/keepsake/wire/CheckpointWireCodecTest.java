@@ -1,0 +1,449 @@
+package io.keepsake.wire;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.protostuff.Input;
+import io.protostuff.LinkedBuffer;
+import io.protostuff.Output;
+import io.protostuff.ProtostuffIOUtil;
+import io.protostuff.Schema;
+import io.protostuff.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+class CheckpointWireCodecTest {
+
+    private final CheckpointWireCodec codec = new CheckpointWireCodec();
+
+    private static byte[] write(WireCheckpoint wire, Schema<WireCheckpoint> schema) {
+        return ProtostuffIOUtil.toByteArray(wire, schema, LinkedBuffer.allocate());
+    }
+
+    @Test
+    void decodesWhatItEncodedWithEveryShapeOfTheSample() {
+        CompletedCheckpoint sample = Samples.sample();
+
+        assertThat(codec.decode(codec.encode(sample), "sample.wire")).isEqualTo(sample);
+    }
+
+    @Test
+    void decodesACheckpointWithEmptyMaps() {
+        assertThat(codec.decode(codec.encode(Samples.empty()), "empty.wire")).isEqualTo(Samples.empty());
+    }
+
+    @Test
+    void encodingIgnoresMapOrderAndTheRestoredFlag() {
+        CompletedCheckpoint sample = Samples.sample();
+        CompletedCheckpoint reordered = RoundTripPropertiesTest.reordered(sample, new Random(1)).withRestored(true);
+
+        assertThat(codec.encode(reordered)).isEqualTo(codec.encode(sample));
+        assertThat(codec.decode(codec.encode(reordered), "r").restored()).isFalse();
+    }
+
+    @Test
+    void storesEnumsByTheirStableNames() {
+        String bytes = new String(codec.encode(Samples.sample()), StandardCharsets.ISO_8859_1);
+
+        assertThat(bytes).contains("savepoint").contains("SAVEPOINT_PREPARE_CLOSE");
+    }
+
+    @Test
+    void streamEncodingEqualsByteEncodingAndStreamDecodingReadsItBack() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        codec.encode(Samples.sample(), out);
+
+        assertThat(out.toByteArray()).isEqualTo(codec.encode(Samples.sample()));
+        assertThat(codec.decode(new ByteArrayInputStream(out.toByteArray()), "stream")).isEqualTo(Samples.sample());
+    }
+
+    @Test
+    void rejectsAStreamLongerThanTheCapWithoutReadingItAll() {
+        byte[] payload = codec.encode(Samples.sample());
+        CheckpointWireCodec capped = new CheckpointWireCodec(payload.length - 1);
+
+        assertThatThrownBy(() -> capped.decode(new ByteArrayInputStream(payload), "big.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("longer than the cap of " + (payload.length - 1) + " bytes")
+                .hasMessageEndingWith("in big.wire");
+    }
+
+    @Test
+    void acceptsAStreamExactlyAsLongAsTheCap() throws IOException {
+        byte[] payload = codec.encode(Samples.sample());
+
+        assertThat(new CheckpointWireCodec(payload.length).decode(new ByteArrayInputStream(payload), "exact"))
+                .isEqualTo(Samples.sample());
+    }
+
+    @Test
+    void rejectsANonPositivePayloadCap() {
+        assertThatThrownBy(() -> new CheckpointWireCodec(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Cannot create engine-wire-v1 codec: the payload cap must be between 1 and 2147483631"
+                        + " bytes (0)");
+    }
+
+    @Test
+    void rejectsAnUnknownCheckpointTypeNameListingTheKnownNames() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.checkpointType = "incremental";
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "future.wire"))
+                .isInstanceOfSatisfying(SavepointCorruptedException.class, e -> {
+                    assertThat(e.actual()).isEqualTo("incremental");
+                    assertThat(e.file()).isEqualTo("future.wire");
+                })
+                .hasMessageStartingWith("Cannot decode engine-wire-v1 checkpoint: unknown checkpoint type name")
+                .hasMessageContaining("[checkpoint, schema-change-before-point, schema-change-after-point, savepoint,"
+                        + " completed-point]")
+                .hasMessageContaining("(incremental)");
+    }
+
+    @Test
+    void rejectsAnUnknownSubtaskStatusNameListingTheKnownNames() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.taskStatistics.get(1).latestAcked.status = "PAUSED";
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "status.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("unknown subtask status name")
+                .hasMessageContaining("[RUNNING, SAVEPOINT_PREPARE_CLOSE, AUTO_PREPARE_CLOSE]")
+                .hasMessageContaining("(PAUSED)");
+    }
+
+    @Test
+    void skipsTagsANewerWriterAddedAtEveryLevel() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+
+        byte[] bytes = write(wire, new FutureCheckpointSchema());
+
+        assertThat(bytes.length).isGreaterThan(codec.encode(Samples.sample()).length);
+        assertThat(codec.decode(bytes, "newer.wire")).isEqualTo(Samples.sample());
+    }
+
+    @Test
+    void protostuffsOwnReaderReadsThePayloadWithTheSchema() {
+        WireCheckpoint read = new WireCheckpoint();
+        ProtostuffIOUtil.mergeFrom(codec.encode(Samples.sample()), read, WireCheckpoint.SCHEMA);
+
+        assertThat(codec.fromWire(read, "protostuff")).isEqualTo(Samples.sample());
+    }
+
+    @Test
+    void everyStrictPrefixIsRejected() {
+        byte[] bytes = codec.encode(Samples.sample());
+
+        for (int length = 0; length < bytes.length; length++) {
+            byte[] prefix = Arrays.copyOf(bytes, length);
+            int cut = length;
+            assertThatThrownBy(() -> codec.decode(prefix, "cut.wire"))
+                    .as("prefix of %d bytes", cut)
+                    .isInstanceOf(SavepointCorruptedException.class)
+                    .hasMessageStartingWith("Cannot decode engine-wire-v1 checkpoint")
+                    .hasMessageEndingWith("in cut.wire");
+        }
+    }
+
+    @Test
+    void rejectsAPayloadWithoutEndMarker() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.complete = false;
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "nomarker.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("end marker (tag 9) is missing");
+    }
+
+    @Test
+    void rejectsAHugeDeclaredLengthWithoutAllocatingIt() {
+        byte[] bytes = new WireBytes().varint(1, 1).tag(5, WireBytes.LENGTH_DELIMITED).rawVarint(Integer.MAX_VALUE - 4)
+                .raw(new byte[8]).toByteArray();
+
+        assertThatThrownBy(() -> codec.decode(bytes, "huge.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("a declared length exceeds the input (2147483643 declared");
+    }
+
+    @Test
+    void rejectsHostileGroupNestingWithoutOverflowingTheStack() {
+        byte[] bytes = new byte[200_000];
+        Arrays.fill(bytes, (byte) ((15 << 3) | WireBytes.START_GROUP)); // unknown tag 15, one byte each
+
+        assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(5), () -> codec.decode(bytes, "deep")))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("groups nest deeper than 64 levels");
+    }
+
+    @Test
+    void rejectsAParallelismBeyondTheSlotBudgetWithoutAllocatingIt() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.actionStates.get(0).parallelism = Integer.MAX_VALUE;
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "slots.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("declares more slots than one payload may hold (2147483647 declared");
+    }
+
+    @Test
+    void rejectsASubtaskSlotOutsideTheParallelism() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        WireActionState source = wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst()
+                .orElseThrow();
+        source.subtasks.get(1).slot = 3;
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "slot.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("action Source[0]-FakeSource names slots that do not ascend within 0..2 (3)");
+    }
+
+    @Test
+    void rejectsSlotsThatRepeat() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        WireActionState source = wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst()
+                .orElseThrow();
+        source.subtasks.get(1).slot = 0;
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "slot.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("do not ascend");
+    }
+
+    @Test
+    void rejectsACoordinatorOutsideSlotMinusOne() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.actionStates.stream().filter(a -> a.coordinator != null).findFirst().orElseThrow().coordinator.slot = 0;
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "coord.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("must have slot -1 (0)");
+    }
+
+    @Test
+    void rejectsNullStatePositionsOutOfOrder() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        WireSubtaskState subtask = wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst()
+                .orElseThrow().subtasks.get(1);
+        subtask.nullStatePositions = List.of(5);
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "nulls.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("null state positions");
+    }
+
+    @Test
+    void rejectsCompletedFlagsThatDoNotMatchTheSlots() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.taskStatistics.get(1).subtaskCompleted.add(true);
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "flags.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("must have one completed flag per slot, 2 slots (3 flags)");
+    }
+
+    @Test
+    void rejectsTwoActionsWithTheSameName() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.actionStates.add(wire.actionStates.get(0));
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "dup.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("two action states have the same name");
+    }
+
+    @Test
+    void translatesModelViolationsIntoCorruptedErrors() {
+        WireCheckpoint wire = codec.toWire(Samples.sample());
+        wire.taskStatistics.get(0).numAcknowledgedSubtasks = -3;
+
+        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "model.wire"))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContaining("numAcknowledgedSubtasks is negative (-3)");
+    }
+
+    @Test
+    void everyTransferObjectFieldCarriesTheFrozenTagItsSchemaUses() throws ReflectiveOperationException {
+        Map<Class<?>, List<String>> frozen = new LinkedHashMap<>();
+        frozen.put(WireCheckpoint.class, List.of("jobId", "pipelineId", "checkpointId", "triggerTimestamp",
+                "checkpointType", "completedTimestamp", "actionStates", "taskStatistics", "complete"));
+        frozen.put(WireActionState.class, List.of("name", "parallelism", "subtasks", "coordinator"));
+        frozen.put(WireSubtaskState.class, List.of("slot", "index", "state", "nullStatePositions"));
+        frozen.put(WireTaskStatistics.class, List.of("jobVertexId", "subtaskCount", "subtaskStats",
+                "subtaskCompleted", "numAcknowledgedSubtasks", "latestAcked"));
+        frozen.put(WireSubtaskStatistics.class, List.of("slot", "subtaskIndex", "ackTimestamp", "stateSize",
+                "status"));
+
+        for (Map.Entry<Class<?>, List<String>> e : frozen.entrySet()) {
+            Schema<?> schema = (Schema<?>) e.getKey().getField("SCHEMA").get(null);
+            List<Field> fields = Arrays.stream(e.getKey().getDeclaredFields())
+                    .filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
+            assertThat(fields).as("fields of %s", e.getKey().getSimpleName()).hasSize(e.getValue().size());
+            for (Field field : fields) {
+                int frozenTag = e.getValue().indexOf(field.getName()) + 1;
+                assertThat(field.getAnnotation(Tag.class)).as("@Tag on %s", field).isNotNull();
+                assertThat(field.getAnnotation(Tag.class).value()).as("tag of %s", field).isEqualTo(frozenTag);
+                assertThat(schema.getFieldNumber(field.getName())).as("schema tag of %s", field).isEqualTo(frozenTag);
+                assertThat(schema.getFieldName(frozenTag)).isEqualTo(field.getName());
+            }
+        }
+    }
+
+    /**
+     * A writer from a future version: the v1 fields plus new ones (a varint, a string, a nested group)
+     * at the top level, inside every action state and inside every subtask state.
+     */
+    private static final class FutureCheckpointSchema extends DelegatingSchema<WireCheckpoint> {
+        FutureCheckpointSchema() {
+            super(WireCheckpoint.SCHEMA);
+        }
+
+        @Override
+        public void writeTo(Output output, WireCheckpoint m) throws IOException {
+            output.writeString(100, "written by v1.1", false);
+            List<WireActionState> actions = m.actionStates;
+            boolean complete = m.complete;
+            m.actionStates = List.of();
+            m.complete = false;
+            try {
+                WireCheckpoint.SCHEMA.writeTo(output, m);
+            } finally {
+                m.actionStates = actions;
+                m.complete = complete;
+            }
+            Schema<WireActionState> futureAction = new FutureActionSchema();
+            for (WireActionState action : actions) {
+                output.writeObject(7, action, futureAction, true);
+            }
+            output.writeObject(101, new byte[] {1, 2}, new ExtraGroupSchema(), false);
+            output.writeInt64(102, Long.MIN_VALUE, false);
+            output.writeBool(9, complete, false);
+        }
+    }
+
+    private static final class FutureActionSchema extends DelegatingSchema<WireActionState> {
+        FutureActionSchema() {
+            super(WireActionState.SCHEMA);
+        }
+
+        @Override
+        public void writeTo(Output output, WireActionState m) throws IOException {
+            output.writeObject(50, new byte[] {3}, new ExtraGroupSchema(), false);
+            List<WireSubtaskState> subtasks = m.subtasks;
+            m.subtasks = List.of();
+            try {
+                WireActionState.SCHEMA.writeTo(output, m);
+            } finally {
+                m.subtasks = subtasks;
+            }
+            for (WireSubtaskState subtask : subtasks) {
+                output.writeObject(3, subtask, new FutureSubtaskSchema(), true);
+            }
+            output.writeFixed32(51, 7, false);
+        }
+    }
+
+    private static final class FutureSubtaskSchema extends DelegatingSchema<WireSubtaskState> {
+        FutureSubtaskSchema() {
+            super(WireSubtaskState.SCHEMA);
+        }
+
+        @Override
+        public void writeTo(Output output, WireSubtaskState m) throws IOException {
+            WireSubtaskState.SCHEMA.writeTo(output, m);
+            output.writeFixed64(60, 8L, false);
+            output.writeString(61, "checksum?", false);
+        }
+    }
+
+    /** A group holding a varint, bytes and a nested group, under whatever tag it is written. */
+    private static final class ExtraGroupSchema extends DelegatingSchema<byte[]> {
+        ExtraGroupSchema() {
+            super(null);
+        }
+
+        @Override
+        public void writeTo(Output output, byte[] m) throws IOException {
+            output.writeInt32(1, m.length, false);
+            output.writeByteArray(2, m, false);
+            if (m.length > 1) {
+                output.writeObject(3, Arrays.copyOf(m, m.length - 1), new ExtraGroupSchema(), false);
+            } else {
+                output.writeObject(3, m, new EmptyGroupSchema(), false);
+            }
+        }
+    }
+
+    private static final class EmptyGroupSchema extends DelegatingSchema<byte[]> {
+        EmptyGroupSchema() {
+            super(null);
+        }
+
+        @Override
+        public void writeTo(Output output, byte[] m) {
+        }
+    }
+
+    /** Write-only schemas for the future writer; reading is never needed. */
+    private abstract static class DelegatingSchema<T> implements Schema<T> {
+        private final Schema<T> delegate;
+
+        DelegatingSchema(Schema<T> delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String getFieldName(int number) {
+            return delegate == null ? null : delegate.getFieldName(number);
+        }
+
+        @Override
+        public int getFieldNumber(String name) {
+            return delegate == null ? 0 : delegate.getFieldNumber(name);
+        }
+
+        @Override
+        public boolean isInitialized(T message) {
+            return true;
+        }
+
+        @Override
+        public T newMessage() {
+            throw new UnsupportedOperationException("write-only");
+        }
+
+        @Override
+        public String messageName() {
+            return "future";
+        }
+
+        @Override
+        public String messageFullName() {
+            return "future";
+        }
+
+        @Override
+        public Class<? super T> typeClass() {
+            return Object.class;
+        }
+
+        @Override
+        public void mergeFrom(Input input, T message) {
+            throw new UnsupportedOperationException("write-only");
+        }
+    }
+}
