@@ -156,18 +156,27 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
-        SavepointHandle handle = renameMode ? commitByRename(metaBytes, meta) : commitByCreate(metaBytes, meta);
+        if (renameMode) {
+            publishByRename(metaBytes);
+        } else {
+            publishByCreate(metaBytes);
+        }
         state = State.COMMITTED;
         openAttempts.remove(workDir);
+        try {
+            fs.syncDirectory(renameMode ? jobDir : target);
+        } catch (IOException | RuntimeException e) {
+            throw unknown("the savepoint is visible but could not be made durable", e);
+        }
         LOG.info("Committed savepoint {} of job {} with {} payload(s) ({})", request.savepointId(), request.jobId(),
                 manifest.size(), target);
-        return handle;
+        return new SavepointHandle(target, meta);
     }
 
-    private SavepointHandle commitByRename(byte[] metaBytes, SavepointMeta meta) {
-        String stagedMeta = fs.child(workDir, MetadataCodec.FILE_NAME);
+    /** Writes the metadata into staging, then renames staging onto the target in one step. */
+    private void publishByRename(byte[] metaBytes) {
         try {
-            writeSynced(stagedMeta, metaBytes);
+            writeSynced(fs.child(workDir, MetadataCodec.FILE_NAME), metaBytes);
             fs.syncDirectory(workDir);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
@@ -177,33 +186,14 @@ public final class StagedSavepointWriter implements SavepointWriter {
             fs.rename(workDir, target);
         } catch (FileAlreadyExistsException e) {
             abortQuietly();
-            throw new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
-                    + request.jobId() + ": another savepoint with this id was published first (" + target + ")", e);
+            throw alreadyExists(e);
         } catch (IOException | RuntimeException e) {
-            if (hasMetadata(target, metaBytes)) {
-                LOG.warn("Rename of savepoint {} of job {} reported an error but took effect ({})",
-                        request.savepointId(), request.jobId(), target, e);
-            } else if (hasMetadata(workDir, metaBytes)) {
-                abortQuietly();
-                throw failed("publishing rename failed", e);
-            } else {
-                state = State.ABORTED;
-                openAttempts.remove(workDir);
-                throw unknown("publishing rename failed and neither staging nor target can be read", e);
-            }
+            resolveAmbiguousPublication(metaBytes, hasMetadata(workDir, metaBytes), e);
         }
-        try {
-            fs.syncDirectory(jobDir);
-        } catch (IOException | RuntimeException e) {
-            state = State.COMMITTED;
-            openAttempts.remove(workDir);
-            throw unknown("the savepoint is visible but its directory entry could not be made durable", e);
-        }
-        return new SavepointHandle(target, meta);
     }
 
-    private SavepointHandle commitByCreate(byte[] metaBytes, SavepointMeta meta) {
-        String metaPath = fs.child(target, MetadataCodec.FILE_NAME);
+    /** Syncs the payloads in place, then creates the metadata with create-if-absent. */
+    private void publishByCreate(byte[] metaBytes) {
         try {
             fs.syncDirectory(target);
         } catch (IOException | RuntimeException e) {
@@ -211,29 +201,37 @@ public final class StagedSavepointWriter implements SavepointWriter {
             throw failed("syncing payloads failed", e);
         }
         try {
-            writeSynced(metaPath, metaBytes);
+            writeSynced(fs.child(target, MetadataCodec.FILE_NAME), metaBytes);
         } catch (FileAlreadyExistsException e) {
             abortQuietly();
-            throw new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
-                    + request.jobId() + ": another savepoint with this id was published first (" + target + ")", e);
+            throw alreadyExists(e);
         } catch (IOException | RuntimeException e) {
-            if (hasMetadata(target, metaBytes)) {
-                LOG.warn("Publishing savepoint {} of job {} reported an error but took effect ({})",
-                        request.savepointId(), request.jobId(), target, e);
-            } else {
-                state = State.ABORTED;
-                openAttempts.remove(workDir);
-                throw unknown("creating " + MetadataCodec.FILE_NAME + " failed; it may be partly written", e);
-            }
+            resolveAmbiguousPublication(metaBytes, false, e);
         }
-        try {
-            fs.syncDirectory(target);
-        } catch (IOException | RuntimeException e) {
-            state = State.COMMITTED;
-            openAttempts.remove(workDir);
-            throw unknown("the savepoint is visible but its metadata could not be made durable", e);
+    }
+
+    /**
+     * The publishing step reported an error: it took effect when the target holds our metadata;
+     * it certainly did not when staging is still whole; otherwise nobody can tell.
+     */
+    private void resolveAmbiguousPublication(byte[] metaBytes, boolean stagingIntact, Exception e) {
+        if (hasMetadata(target, metaBytes)) {
+            LOG.warn("Publishing savepoint {} of job {} reported an error but took effect ({})", request.savepointId(),
+                    request.jobId(), target, e);
+            return;
         }
-        return new SavepointHandle(target, meta);
+        if (stagingIntact) {
+            abortQuietly();
+            throw failed("publishing failed", e);
+        }
+        state = State.ABORTED;
+        openAttempts.remove(workDir);
+        throw unknown("publishing failed and its outcome cannot be read back", e);
+    }
+
+    private SavepointAlreadyExistsException alreadyExists(Exception cause) {
+        return new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
+                + request.jobId() + ": another savepoint with this id was published first (" + target + ")", cause);
     }
 
     private void writeSynced(String path, byte[] bytes) throws IOException {
