@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -260,26 +261,47 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
         return readAll(jobId, checkpointFiles(jobId));
     }
 
+    /**
+     * {@inheritDoc} A pipeline whose newest file cannot be read falls back to its newest readable
+     * one, with a warning naming the skipped file, rather than dropping out of the result.
+     */
     @Override
     public List<PipelineState> getLatestCheckpoint(String jobId) throws CheckpointStorageException {
-        Map<Integer, LegacyCheckpointFiles.Name> latest = new LinkedHashMap<>();
+        Map<Integer, List<LegacyCheckpointFiles.Name>> byPipeline = new TreeMap<>();
         for (LegacyCheckpointFiles.Name n : checkpointFiles(jobId)) {
-            latest.merge(n.pipelineId(), n, (a, b) -> b.checkpointId() >= a.checkpointId() ? b : a);
+            byPipeline.computeIfAbsent(n.pipelineId(), k -> new ArrayList<>()).add(n);
         }
-        return readAll(jobId, new ArrayList<>(latest.values()));
+        List<PipelineState> latest = new ArrayList<>();
+        for (List<LegacyCheckpointFiles.Name> names : byPipeline.values()) {
+            PipelineState state = newestReadable(jobId, names);
+            if (state != null) {
+                latest.add(state);
+            }
+        }
+        return latest;
+    }
+
+    private PipelineState newestReadable(String jobId, List<LegacyCheckpointFiles.Name> names) {
+        List<LegacyCheckpointFiles.Name> newestFirst = new ArrayList<>(names);
+        newestFirst.sort(Comparator.comparingLong(LegacyCheckpointFiles.Name::checkpointId).reversed());
+        for (LegacyCheckpointFiles.Name n : newestFirst) {
+            try {
+                return readCheckpointFile(jobId, n.fileName());
+            } catch (CheckpointStorageException e) {
+                LOG.warn("Skipping unreadable checkpoint {} of job {} pipeline {}, trying an older one: {}",
+                        n.checkpointId(), jobId, n.pipelineId(), e.getMessage());
+            }
+        }
+        return null;
     }
 
     @Override
     public PipelineState getLatestCheckpointByJobIdAndPipelineId(String jobId, String pipelineId)
             throws CheckpointStorageException {
         int pid = parseInt("pipeline id", pipelineId);
-        LegacyCheckpointFiles.Name best = null;
-        for (LegacyCheckpointFiles.Name n : checkpointFiles(jobId)) {
-            if (n.pipelineId() == pid && (best == null || n.checkpointId() >= best.checkpointId())) {
-                best = n;
-            }
-        }
-        return best == null ? null : readCheckpointFile(jobId, best.fileName());
+        List<LegacyCheckpointFiles.Name> names = new ArrayList<>(checkpointFiles(jobId));
+        names.removeIf(n -> n.pipelineId() != pid);
+        return newestReadable(jobId, names);
     }
 
     @Override
