@@ -1,0 +1,635 @@
+package io.keepsake.storage.hdfs;
+
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.local.RawLocalFs;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The storage primitives on the Hadoop {@link FileSystem} API, for the file system named by
+ * {@code fs.defaultFS} of the given configuration: HDFS, the local disk ({@code file://}, always
+ * through {@link RawLocalFileSystem}, so no {@code .crc} side files), or an object store whose
+ * connector is on the classpath.
+ *
+ * <p>Contract, per file system:
+ * <ul>
+ *   <li>HDFS: {@code create(path, true)} is the NameNode's atomic create-if-absent; a file that
+ *       exists or is still being written by another client is a {@link FileAlreadyExistsException}.
+ *       {@code rename} is {@link FileContext#rename} with {@link Options.Rename#NONE}, one atomic
+ *       NameNode operation that fails when the target exists, so this file system has
+ *       {@link FsCapability#ATOMIC_DIRECTORY_RENAME}. {@code sync()} is {@code hsync()} (data on
+ *       the DataNodes' disks); {@link #syncDirectory} is a no-op because the NameNode logs every
+ *       namespace change durably before it answers.</li>
+ *   <li>{@code file://}: Hadoop's own rename and create-if-absent are check-then-act there (a race
+ *       can let both callers "win", and a losing directory rename is moved <em>inside</em> the
+ *       winner), so the atomic rename capability is not claimed; create-if-absent first claims the
+ *       name with an exclusive {@code createNewFile}, and directories are fsynced
+ *       ({@link FsCapability#DIRECTORY_SYNC}).</li>
+ *   <li>Object stores: neither capability; {@code sync()} flushes and the object becomes durable
+ *       when the stream closes.</li>
+ * </ul>
+ *
+ * <p>Paths are strings: qualified ({@code hdfs://nn:8020/a/b}) or absolute ({@code /a/b}, resolved
+ * against the file system); {@link #normalizeRoot} returns the qualified form, so every path the
+ * protocol builds names the cluster. Every Hadoop error is translated at this boundary into an
+ * {@link IOException} naming the path ({@code java.nio.file} types where one fits). When a
+ * Kerberos login is given, every file-system call runs as that user, and the ticket is renewed
+ * from the keytab before a call when it is close to expiry.
+ *
+ * <p>Each instance owns its {@link Configuration} copy and its own, uncached {@link FileSystem}
+ * ({@link FileSystem#newInstance}), closed by {@link #close()}. The {@link FileContext} used for
+ * renames has a client of its own that Hadoop offers no way to close; it holds no threads of its
+ * own and becomes garbage with this object. Thread-safe. It deliberately does not retry: Hadoop's
+ * client does, within its configured limits.
+ */
+public final class HdfsFileSystem implements StorageFileSystem {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HdfsFileSystem.class);
+
+    private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*):(.*)", Pattern.DOTALL);
+
+    private final Configuration configuration;
+    private final UserGroupInformation user;
+    private final FileSystem fs;
+    private final FileContext fileContext;
+    private final String scheme;
+    private final String authority;
+    private final RawLocalFileSystem local;
+    private final Set<FsCapability> capabilities;
+
+    /**
+     * Opens the file system named by {@code fs.defaultFS} of {@code configuration}, as the current user.
+     *
+     * @throws IOException when Hadoop cannot instantiate the file system (no connector for the scheme)
+     */
+    public HdfsFileSystem(Configuration configuration) throws IOException {
+        this(configuration, null);
+    }
+
+    /**
+     * Opens the file system named by {@code fs.defaultFS} of {@code configuration}; every call runs as {@code user}.
+     *
+     * @param configuration copied; later changes to it have no effect here
+     * @param user          the identity for every call (a Kerberos keytab login), or null for the current user
+     * @throws IOException when Hadoop cannot instantiate the file system (no connector for the scheme)
+     */
+    public HdfsFileSystem(Configuration configuration, UserGroupInformation user) throws IOException {
+        Configuration own = new Configuration(configuration);
+        URI defaultUri = FileSystem.getDefaultUri(own);
+        if ("file".equalsIgnoreCase(defaultUri.getScheme())) {
+            own.set("fs.file.impl", RawLocalFileSystem.class.getName());
+            own.set("fs.AbstractFileSystem.file.impl", RawLocalFs.class.getName());
+        }
+        this.configuration = own;
+        this.user = user;
+        this.fs = call(() -> FileSystem.newInstance(defaultUri, own));
+        try {
+            URI uri = fs.getUri();
+            this.fileContext = call(() -> FileContext.getFileContext(uri, own));
+            this.scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            this.authority = uri.getAuthority() == null ? "" : uri.getAuthority();
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(fs, e);
+            throw e;
+        }
+        this.local = fs instanceof RawLocalFileSystem raw ? raw : null;
+        if ("hdfs".equals(scheme)) {
+            capabilities = EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME);
+        } else if (local != null) {
+            capabilities = EnumSet.of(FsCapability.DIRECTORY_SYNC);
+        } else {
+            capabilities = EnumSet.noneOf(FsCapability.class);
+        }
+        LOG.debug("Opened {} as {} with capabilities {}", uri(), user == null ? "the current user" : user.getUserName(),
+                capabilities);
+    }
+
+    private static void closeQuietly(FileSystem fs, Exception primary) {
+        try {
+            fs.close();
+        } catch (IOException e) {
+            primary.addSuppressed(e);
+        }
+    }
+
+    /** The file system's URI, such as {@code hdfs://nn:8020/} or {@code file:///}. */
+    public URI uri() {
+        return URI.create(scheme + "://" + authority + "/");
+    }
+
+    /** A copy of the Hadoop configuration this file system was opened with. */
+    public Configuration hadoopConfiguration() {
+        return new Configuration(configuration);
+    }
+
+    // ------------------------------------------------------------------ running as the user
+
+    @FunctionalInterface
+    private interface HadoopCall<T> {
+        T run() throws IOException;
+    }
+
+    private <T> T call(HadoopCall<T> action) throws IOException {
+        if (user == null) {
+            return action.run();
+        }
+        try {
+            user.checkTGTAndReloginFromKeytab();
+        } catch (IOException e) {
+            throw new IOException("Cannot renew the Kerberos login of " + user.getUserName() + " from its keytab: "
+                    + e.getMessage(), e);
+        }
+        try {
+            return user.doAs((PrivilegedExceptionAction<T>) action::run);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("Interrupted while calling the file system"
+                    + " as " + user.getUserName());
+            interrupted.initCause(e);
+            throw interrupted;
+        }
+    }
+
+    private Path path(String path) {
+        return new Path(path);
+    }
+
+    // ------------------------------------------------------------------ primitives
+
+    /**
+     * Creates a file with its missing parents; on HDFS create-if-absent is one NameNode operation.
+     *
+     * @throws FileAlreadyExistsException when {@code mustCreate} and the file exists, or another client is still writing it
+     */
+    @Override
+    public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
+        Path p = path(path);
+        try {
+            FSDataOutputStream out = call(() -> {
+                if (mustCreate && local != null) {
+                    claimLocal(path, p);
+                    return fs.create(p, true);
+                }
+                return fs.create(p, !mustCreate);
+            });
+            return new HadoopOutput(out, path);
+        } catch (RemoteException e) {
+            if (mustCreate && isBeingWritten(e)) {
+                throw withCause(new FileAlreadyExistsException(path, null, "it exists and is still being written"), e);
+            }
+            throw translate(e, path, null);
+        } catch (IOException e) {
+            throw translate(e, path, null);
+        }
+    }
+
+    /** Creates the empty file with O_EXCL, which Hadoop's local create does not do. */
+    private void claimLocal(String path, Path p) throws IOException {
+        Path parent = p.getParent();
+        if (parent != null && !fs.mkdirs(parent)) {
+            throw new FileSystemException(path, null, "cannot create the parent directory");
+        }
+        File file = local.pathToFile(p);
+        if (!file.createNewFile()) {
+            throw new FileAlreadyExistsException(path, null, "it exists");
+        }
+    }
+
+    private static boolean isBeingWritten(RemoteException e) {
+        String name = e.getClassName();
+        return name != null && (name.endsWith(".AlreadyBeingCreatedException") || name.endsWith(".RecoveryInProgressException"));
+    }
+
+    /**
+     * Opens a file for reading; read errors name the file.
+     *
+     * @throws NoSuchFileException when nothing (or a directory) is there
+     */
+    @Override
+    public InputStream open(String path) throws IOException {
+        Path p = path(path);
+        try {
+            return new HadoopInput(call(() -> fs.open(p)), path);
+        } catch (IOException e) {
+            throw translate(e, path, null);
+        }
+    }
+
+    /** The entries of a directory; empty when it is missing or is a file (which Hadoop would list as itself). */
+    @Override
+    public List<FileStatus> list(String directory) throws IOException {
+        Path p = path(directory);
+        org.apache.hadoop.fs.FileStatus[] statuses;
+        try {
+            statuses = call(() -> fs.listStatus(p));
+        } catch (FileNotFoundException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw translate(e, directory, null);
+        }
+        // Hadoop lists a file as itself; a file is not a directory with entries.
+        if (statuses.length == 1 && !statuses[0].isDirectory() && statuses[0].getPath().equals(fs.makeQualified(p))) {
+            return List.of();
+        }
+        List<FileStatus> out = new ArrayList<>(statuses.length);
+        for (org.apache.hadoop.fs.FileStatus s : statuses) {
+            if (!s.isSymlink()) {
+                String name = s.getPath().getName();
+                out.add(toStatus(child(directory, name), name, s));
+            }
+        }
+        return out;
+    }
+
+    /** What Hadoop says about one path, or empty when nothing is there. */
+    @Override
+    public Optional<FileStatus> stat(String path) throws IOException {
+        Path p = path(path);
+        try {
+            org.apache.hadoop.fs.FileStatus s = call(() -> fs.getFileStatus(p));
+            return Optional.of(toStatus(path, s.getPath().getName(), s));
+        } catch (FileNotFoundException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw translate(e, path, null);
+        }
+    }
+
+    private static FileStatus toStatus(String path, String name, org.apache.hadoop.fs.FileStatus s) {
+        return new FileStatus(path, name, s.isDirectory(), s.isDirectory() ? 0 : s.getLen(), s.getModificationTime());
+    }
+
+    /**
+     * Renames with {@link Options.Rename#NONE}: never replaces the target and never moves the source
+     * inside an existing directory (which {@code FileSystem.rename} would do).
+     *
+     * @throws FileAlreadyExistsException when the target exists, even as an empty directory
+     * @throws NoSuchFileException        when the source is missing
+     */
+    @Override
+    public void rename(String source, String target) throws IOException {
+        Path src = path(source);
+        Path dst = path(target);
+        try {
+            call(() -> {
+                fileContext.rename(src, dst, Options.Rename.NONE);
+                return null;
+            });
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+            throw withCause(new FileAlreadyExistsException(target, source, "rename target exists"), e);
+        } catch (FileNotFoundException e) {
+            if (!exists(src)) {
+                throw withCause(new NoSuchFileException(source, target, "rename source is missing"), e);
+            }
+            throw withCause(new FileSystemException(source, target, "rename target's parent directory is missing"), e);
+        } catch (IOException e) {
+            throw translate(e, source, target);
+        }
+    }
+
+    private boolean exists(Path p) {
+        try {
+            return call(() -> fs.exists(p));
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Deletes a file or directory; a {@code false} from Hadoop while the path is still there is an error.
+     *
+     * @throws DirectoryNotEmptyException when a non-empty directory is deleted without {@code recursive}
+     */
+    @Override
+    public boolean delete(String path, boolean recursive) throws IOException {
+        Path p = path(path);
+        boolean deleted;
+        try {
+            deleted = call(() -> fs.delete(p, recursive));
+        } catch (PathIsNotEmptyDirectoryException e) {
+            throw withCause(new DirectoryNotEmptyException(path), e);
+        } catch (IOException e) {
+            if (!recursive && isNonEmptyDirectory(p)) {
+                throw withCause(new DirectoryNotEmptyException(path), e);
+            }
+            throw translate(e, path, null);
+        }
+        if (!deleted && exists(p)) {
+            throw new FileSystemException(path, null, "the file system refused to delete it");
+        }
+        return deleted;
+    }
+
+    private boolean isNonEmptyDirectory(Path p) {
+        try {
+            return call(() -> fs.getFileStatus(p).isDirectory() && fs.listStatus(p).length > 0);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Creates a directory and its parents; fine when it exists.
+     *
+     * @throws FileAlreadyExistsException when a file is in the way
+     */
+    @Override
+    public void mkdirs(String path) throws IOException {
+        Path p = path(path);
+        boolean made;
+        try {
+            made = call(() -> fs.mkdirs(p));
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+            throw withCause(new FileAlreadyExistsException(path, null, "a file is in the way of the directory"), e);
+        } catch (IOException e) {
+            throw translate(e, path, null);
+        }
+        if (!made) {
+            throw new FileSystemException(path, null, "the file system refused to create the directory");
+        }
+    }
+
+    /** Fsyncs a directory on the local disk; a no-op on HDFS, whose NameNode logs changes durably, and on object stores. */
+    @Override
+    public void syncDirectory(String directory) throws IOException {
+        if (local == null) {
+            return;
+        }
+        File dir = local.pathToFile(path(directory));
+        try (FileChannel channel = FileChannel.open(dir.toPath(), StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    /** Atomic directory rename on HDFS; directory sync on the local disk; nothing on other file systems. */
+    @Override
+    public Set<FsCapability> capabilities() {
+        return capabilities;
+    }
+
+    /**
+     * Qualifies and normalises a root; a path without scheme is resolved against this file system.
+     *
+     * @throws InvalidStorageArgumentException when it is empty, relative, has a {@code .} or {@code ..}
+     *                                         segment, or names another file system
+     */
+    @Override
+    public String normalizeRoot(String root) {
+        if (root == null || root.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
+        }
+        String rootScheme = null;
+        String rootAuthority = null;
+        String rest = root;
+        Matcher m = SCHEME.matcher(root);
+        if (m.matches()) {
+            rootScheme = m.group(1);
+            rest = m.group(2);
+            if (rest.startsWith("//")) {
+                int slash = rest.indexOf('/', 2);
+                rootAuthority = slash < 0 ? rest.substring(2) : rest.substring(2, slash);
+                rest = slash < 0 ? "/" : rest.substring(slash);
+            }
+        }
+        if (!rest.startsWith("/")) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: it is not absolute (" + root + ")");
+        }
+        if ((rootScheme != null && !rootScheme.equalsIgnoreCase(scheme))
+                || (rootAuthority != null && !rootAuthority.isEmpty() && !rootAuthority.equalsIgnoreCase(authority))) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: it is on another file system than "
+                    + uri() + " (" + root + ")");
+        }
+        StringBuilder normalized = new StringBuilder();
+        for (String segment : rest.split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                throw new InvalidStorageArgumentException("Cannot use storage root: it has a '" + segment + "' segment ("
+                        + root + ")");
+            }
+            if (segment.chars().anyMatch(Character::isISOControl)) {
+                throw new InvalidStorageArgumentException("Cannot use storage root: it contains a control character ("
+                        + root + ")");
+            }
+            if (!segment.isEmpty()) {
+                normalized.append('/').append(segment);
+            }
+        }
+        return scheme + "://" + authority + (normalized.length() == 0 ? "/" : normalized.toString());
+    }
+
+    /** Closes the Hadoop file system instance this object owns. */
+    @Override
+    public void close() throws IOException {
+        fs.close();
+    }
+
+    @Override
+    public String toString() {
+        return "HdfsFileSystem[" + uri() + "]";
+    }
+
+    // ------------------------------------------------------------------ error translation
+
+    private static <E extends IOException> E withCause(E e, Throwable cause) {
+        e.initCause(cause);
+        return e;
+    }
+
+    /** Translates a Hadoop error into a java.nio.file type where one fits, always naming the path. */
+    static IOException translate(IOException e, String path, String other) {
+        if (e instanceof FileSystemException) {
+            return e;
+        }
+        if (e instanceof RemoteException remote) {
+            IOException unwrapped = remote.unwrapRemoteException();
+            if (unwrapped != remote) {
+                return translate(unwrapped, path, other);
+            }
+        }
+        String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        if (e instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
+            return withCause(new FileAlreadyExistsException(path, other, reason), e);
+        }
+        if (e instanceof FileNotFoundException) {
+            return withCause(new NoSuchFileException(path, other, reason), e);
+        }
+        if (e instanceof PathIsNotEmptyDirectoryException) {
+            return withCause(new DirectoryNotEmptyException(path), e);
+        }
+        if (e instanceof AccessControlException) {
+            return withCause(new AccessDeniedException(path, other, reason), e);
+        }
+        if (e instanceof InterruptedIOException) {
+            return e;
+        }
+        return withCause(new FileSystemException(path, other, e.getClass().getSimpleName() + ": " + reason), e);
+    }
+
+    /** Names the path in a stream error unless the message already does. */
+    private static IOException named(IOException e, String path) {
+        String message = e.getMessage();
+        if (e instanceof FileSystemException || e instanceof InterruptedIOException
+                || (message != null && message.contains(path))) {
+            return e;
+        }
+        return translate(e, path, null);
+    }
+
+    // ------------------------------------------------------------------ streams
+
+    /** A Hadoop output stream as a syncable stream: hsync where the stream has it, else flush. */
+    private static final class HadoopOutput extends SyncableOutputStream {
+        private final FSDataOutputStream out;
+        private final String path;
+        private final boolean hsync;
+
+        HadoopOutput(FSDataOutputStream out, String path) {
+            this.out = out;
+            this.path = path;
+            this.hsync = out.hasCapability(StreamCapabilities.HSYNC);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public void sync() throws IOException {
+            try {
+                if (hsync) {
+                    out.hsync();
+                } else {
+                    out.flush();
+                }
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+    }
+
+    /** A Hadoop input stream whose errors name the file. */
+    private static final class HadoopInput extends FilterInputStream {
+        private final String path;
+
+        HadoopInput(InputStream in, String path) {
+            super(in);
+            this.path = path;
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return in.read();
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return in.read(b, off, len);
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            try {
+                return in.skip(n);
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            try {
+                return in.available();
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                in.close();
+            } catch (IOException e) {
+                throw named(e, path);
+            }
+        }
+    }
+}

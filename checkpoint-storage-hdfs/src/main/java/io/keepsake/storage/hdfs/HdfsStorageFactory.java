@@ -1,0 +1,139 @@
+package io.keepsake.storage.hdfs;
+
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.CheckpointStorageFactory;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.hdfs.internal.HdfsSettings;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Creates {@link HdfsStorage} from the keys SeaTunnel users already write for its {@code hdfs}
+ * checkpoint storage plugin:
+ * <ul>
+ *   <li>{@code namespace} (required), {@code savepoint.path}, {@code savepoint.periodic.max-retained};</li>
+ *   <li>{@code storage.type}: {@code hdfs} (the default), {@code local} (the local disk through
+ *       Hadoop's raw local file system), {@code s3}/{@code s3a} or {@code oss} (their Hadoop
+ *       connectors must be on the classpath);</li>
+ *   <li>{@code fs.defaultFS}: the file system's address, required for {@code hdfs}; for object
+ *       stores {@code s3.bucket} / {@code oss.bucket} may name it instead;</li>
+ *   <li>{@code hdfs_site_path}: a Hadoop XML file added to the configuration;</li>
+ *   <li>{@code kerberosPrincipal} with {@code kerberosKeytabFilePath}: log in from the keytab, run
+ *       every call as that user and renew the ticket before it expires;</li>
+ *   <li>{@code seatunnel.hadoop.<key>}: passed to Hadoop as {@code <key>}; {@code fs.s3a.*} and
+ *       {@code fs.oss.*} pass through unchanged for their storage types.</li>
+ * </ul>
+ * A key that is unknown, or that belongs to another storage type, is an error. The caller's map
+ * is never mutated; every storage gets its own Hadoop configuration and file system instance.
+ * Before returning, the factory creates the namespace and savepoint root through a client with
+ * short timeouts, so a wrong address or a silent NameNode fails in seconds, naming
+ * {@code fs.defaultFS} and the address. Thread-safe and stateless.
+ */
+public final class HdfsStorageFactory implements CheckpointStorageFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HdfsStorageFactory.class);
+
+    /** The id users put in their configuration. */
+    public static final String IDENTIFIER = "hdfs";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    /**
+     * Creates a storage, logging in to Kerberos and creating the roots when needed.
+     *
+     * @throws InvalidStorageArgumentException when a key is unknown, missing, malformed or belongs to another type
+     * @throws CheckpointStorageException     when the login fails or the file system cannot be reached or written
+     */
+    @Override
+    public HdfsStorage create(Map<String, String> configuration) throws CheckpointStorageException {
+        StorageOptions options = StorageOptions.parse(configuration, IDENTIFIER, HdfsSettings.KEYS,
+                HdfsSettings.PREFIXES, HdfsSettings.STORAGE_TYPES);
+        HdfsSettings settings = HdfsSettings.from(options);
+        UserGroupInformation user = settings.login();
+
+        HdfsFileSystem fs = open(settings, settings.configuration(), user);
+        HdfsStorage storage;
+        try {
+            requireRoot(fs, options.namespace(), StorageOptions.NAMESPACE);
+            if (options.savepointPath() != null) {
+                requireRoot(fs, options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
+            }
+            storage = new HdfsStorage(fs, options.namespace(), options.savepointPath(), options.periodicMaxRetained());
+        } catch (RuntimeException e) {
+            closeQuietly(fs, e);
+            throw e;
+        }
+        try {
+            createRoots(settings, user, storage);
+        } catch (CheckpointStorageException | RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+        LOG.info("Opened {} storage at {}: checkpoints in {}, savepoints in {}", settings.storageType(),
+                settings.fileSystemUri(), storage.namespace(), storage.savepointRoot());
+        return storage;
+    }
+
+    private static HdfsFileSystem open(HdfsSettings settings, org.apache.hadoop.conf.Configuration conf,
+                                       UserGroupInformation user) throws CheckpointStorageException {
+        try {
+            return new HdfsFileSystem(conf, user);
+        } catch (IOException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot open " + settings.storageType() + " storage at "
+                    + settings.fileSystemUri() + ": " + e.getMessage() + hint(settings) + " ("
+                    + HdfsSettings.FS_DEFAULT + "=" + settings.fileSystemUri() + ")", e);
+        }
+    }
+
+    private static String hint(HdfsSettings settings) {
+        return switch (settings.storageType()) {
+            case "s3a" -> "; is hadoop-aws with its AWS SDK on the classpath?";
+            case "oss" -> "; is hadoop-aliyun with its OSS SDK on the classpath?";
+            default -> "";
+        };
+    }
+
+    private static void requireRoot(HdfsFileSystem fs, String root, String key) {
+        try {
+            fs.normalizeRoot(root);
+        } catch (InvalidStorageArgumentException e) {
+            throw new InvalidStorageArgumentException(e.getMessage().replaceFirst("^Cannot use storage root",
+                    "Cannot use storage root " + key));
+        }
+    }
+
+    /** Creates both roots through a short-timeout client: the reachability and permission check. */
+    private static void createRoots(HdfsSettings settings, UserGroupInformation user, HdfsStorage storage)
+            throws CheckpointStorageException {
+        try (HdfsFileSystem probe = open(settings, settings.probeConfiguration(), user)) {
+            String current = storage.namespace();
+            try {
+                probe.mkdirs(current);
+                current = storage.savepointRoot();
+                probe.mkdirs(current);
+            } catch (IOException e) {
+                throw new CheckpointStorageException("Cannot reach or write " + settings.storageType() + " storage at "
+                        + settings.fileSystemUri() + " (" + HdfsSettings.FS_DEFAULT + "): creating " + current
+                        + " failed: " + e.getMessage(), e);
+            }
+        } catch (IOException e) {
+            LOG.debug("Closing the probe client of {} failed", settings.fileSystemUri(), e);
+        }
+    }
+
+    private static void closeQuietly(HdfsFileSystem fs, Exception primary) {
+        try {
+            fs.close();
+        } catch (IOException e) {
+            primary.addSuppressed(e);
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package io.keepsake.storage.hdfs.internal;
+
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.StorageOptions;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The backend keys of the {@code hdfs} storage, checked against each other and turned into a
+ * fresh Hadoop {@link Configuration}. Building one has no side effect on the process; only
+ * {@link #login()} touches Hadoop's process-wide security settings. Internal: the factory's
+ * class documentation lists the keys users write.
+ *
+ * <p>Precedence, highest first: the explicit keys ({@code fs.defaultFS}, a bucket key), the
+ * {@code seatunnel.hadoop.*} and connector ({@code fs.s3a.*}, {@code fs.oss.*}) keys, the file
+ * named by {@code hdfs_site_path}, then Hadoop's defaults and any {@code core-site.xml} on the
+ * classpath. The same Hadoop key given twice with different values is a conflict, not a
+ * silent choice. Immutable and thread-safe ({@link #configuration()} returns a copy).
+ */
+public final class HdfsSettings {
+
+    public static final String FS_DEFAULT = "fs.defaultFS";
+    public static final String HDFS_SITE_PATH = "hdfs_site_path";
+    public static final String KERBEROS_PRINCIPAL = "kerberosPrincipal";
+    public static final String KERBEROS_KEYTAB = "kerberosKeytabFilePath";
+    public static final String S3_BUCKET = "s3.bucket";
+    public static final String OSS_BUCKET = "oss.bucket";
+    public static final String HADOOP_PREFIX = "seatunnel.hadoop.";
+    public static final String S3A_PREFIX = "fs.s3a.";
+    public static final String OSS_PREFIX = "fs.oss.";
+
+    /** Backend keys accepted besides the common ones. */
+    public static final Set<String> KEYS =
+            Set.of(FS_DEFAULT, HDFS_SITE_PATH, KERBEROS_PRINCIPAL, KERBEROS_KEYTAB, S3_BUCKET, OSS_BUCKET);
+    /** Backend key prefixes accepted. */
+    public static final List<String> PREFIXES = List.of(HADOOP_PREFIX, S3A_PREFIX, OSS_PREFIX);
+    /** The {@code storage.type} values accepted; absent means {@code hdfs}. */
+    public static final Set<String> STORAGE_TYPES = Set.of("hdfs", "local", "s3", "s3a", "oss");
+
+    private static final String OSS_IMPL_KEY = "fs.oss.impl";
+    private static final String OSS_IMPL = "org.apache.hadoop.fs.aliyun.oss.AliyunOSSFileSystem";
+
+    /** The file systems behind the storage types, with the keys that belong to each. */
+    private enum Kind {
+        HDFS("hdfs", "hdfs", null, null),
+        LOCAL("local", "file", null, null),
+        S3A("s3a", "s3a", S3_BUCKET, S3A_PREFIX),
+        OSS("oss", "oss", OSS_BUCKET, OSS_PREFIX);
+
+        final String type;
+        final String scheme;
+        final String bucketKey;
+        final String connectorPrefix;
+
+        Kind(String type, String scheme, String bucketKey, String connectorPrefix) {
+            this.type = type;
+            this.scheme = scheme;
+            this.bucketKey = bucketKey;
+            this.connectorPrefix = connectorPrefix;
+        }
+
+        static Kind of(String storageType) {
+            if (storageType == null) {
+                return HDFS;
+            }
+            return switch (storageType) {
+                case "local" -> LOCAL;
+                case "s3", "s3a" -> S3A;
+                case "oss" -> OSS;
+                default -> HDFS;
+            };
+        }
+    }
+
+    private final Kind kind;
+    private final URI fileSystemUri;
+    private final Configuration configuration;
+    private final String principal;
+    private final String keytab;
+
+    private HdfsSettings(Kind kind, URI fileSystemUri, Configuration configuration, String principal, String keytab) {
+        this.kind = kind;
+        this.fileSystemUri = fileSystemUri;
+        this.configuration = configuration;
+        this.principal = principal;
+        this.keytab = keytab;
+    }
+
+    /**
+     * Checks the backend keys of {@code options} and builds the Hadoop configuration.
+     *
+     * @throws InvalidStorageArgumentException when a key is missing, malformed, or does not apply to the storage type
+     */
+    public static HdfsSettings from(StorageOptions options) {
+        Kind kind = Kind.of(options.storageType());
+        Map<String, String> own = options.backendOptions();
+        for (String key : own.keySet()) {
+            requireApplies(kind, key);
+        }
+
+        Map<String, String> hadoop = new TreeMap<>();
+        for (Map.Entry<String, String> e : own.entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith(HADOOP_PREFIX)) {
+                String stripped = key.substring(HADOOP_PREFIX.length());
+                if (stripped.isBlank()) {
+                    throw invalid("the key names no Hadoop property", key);
+                }
+                putWithoutConflict(hadoop, stripped, e.getValue(), key);
+            }
+        }
+        for (Map.Entry<String, String> e : own.entrySet()) {
+            if (kind.connectorPrefix != null && e.getKey().startsWith(kind.connectorPrefix)) {
+                putWithoutConflict(hadoop, e.getKey(), e.getValue(), e.getKey());
+            }
+        }
+
+        URI uri = fileSystemUri(kind, own, hadoop);
+        hadoop.remove(FS_DEFAULT);
+
+        String principal = own.get(KERBEROS_PRINCIPAL);
+        String keytab = own.get(KERBEROS_KEYTAB);
+        if ((principal == null) != (keytab == null)) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + KERBEROS_PRINCIPAL + " and "
+                    + KERBEROS_KEYTAB + " go together, but only " + (principal != null ? KERBEROS_PRINCIPAL : KERBEROS_KEYTAB)
+                    + " is set (" + (principal != null ? principal : keytab) + ")");
+        }
+        if (principal != null) {
+            if (principal.isBlank()) {
+                throw invalid("the value is blank", KERBEROS_PRINCIPAL);
+            }
+            requireReadableFile(KERBEROS_KEYTAB, keytab);
+        }
+
+        Configuration conf = new Configuration();
+        String site = own.get(HDFS_SITE_PATH);
+        if (site != null) {
+            requireReadableFile(HDFS_SITE_PATH, site);
+            conf.addResource(new org.apache.hadoop.fs.Path(java.nio.file.Path.of(site).toAbsolutePath().toUri()));
+            try {
+                conf.size();
+            } catch (RuntimeException e) {
+                throw new InvalidStorageArgumentException("Cannot configure hdfs storage: the file is not a readable"
+                        + " Hadoop configuration: " + e.getMessage() + " (" + HDFS_SITE_PATH + "=" + site + ")");
+            }
+        }
+        hadoop.forEach(conf::set);
+        if (kind == Kind.OSS && !hadoop.containsKey(OSS_IMPL_KEY)) {
+            conf.set(OSS_IMPL_KEY, OSS_IMPL);
+        }
+        conf.set(FS_DEFAULT, uri.toString());
+        if (principal != null) {
+            conf.set("hadoop.security.authentication", "kerberos");
+        }
+        return new HdfsSettings(kind, uri, conf, principal, keytab);
+    }
+
+    private static void requireApplies(Kind kind, String key) {
+        boolean applies;
+        if (key.startsWith(HADOOP_PREFIX) || key.equals(FS_DEFAULT)) {
+            applies = true;
+        } else if (key.equals(HDFS_SITE_PATH) || key.equals(KERBEROS_PRINCIPAL) || key.equals(KERBEROS_KEYTAB)) {
+            applies = kind == Kind.HDFS;
+        } else if (key.equals(S3_BUCKET) || key.startsWith(S3A_PREFIX)) {
+            applies = kind == Kind.S3A;
+        } else if (key.equals(OSS_BUCKET) || key.startsWith(OSS_PREFIX)) {
+            applies = kind == Kind.OSS;
+        } else {
+            applies = false;
+        }
+        if (!applies) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: the key does not apply to "
+                    + StorageOptions.STORAGE_TYPE + " " + kind.type + " (" + key + ")");
+        }
+    }
+
+    private static void putWithoutConflict(Map<String, String> hadoop, String key, String value, String givenAs) {
+        String previous = hadoop.putIfAbsent(key, value);
+        if (previous != null && !previous.equals(value)) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: the Hadoop property is given twice"
+                    + " with different values (" + key + ", last as " + givenAs + ")");
+        }
+    }
+
+    private static URI fileSystemUri(Kind kind, Map<String, String> own, Map<String, String> hadoop) {
+        String key = FS_DEFAULT;
+        String value = own.get(FS_DEFAULT);
+        String passedThrough = hadoop.get(FS_DEFAULT);
+        if (value != null && passedThrough != null && !value.equals(passedThrough)) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + FS_DEFAULT + " and "
+                    + HADOOP_PREFIX + FS_DEFAULT + " disagree (" + value + " vs " + passedThrough + ")");
+        }
+        if (value == null && passedThrough != null) {
+            value = passedThrough;
+            key = HADOOP_PREFIX + FS_DEFAULT;
+        }
+        if (kind.bucketKey != null && own.containsKey(kind.bucketKey)) {
+            String bucket = own.get(kind.bucketKey);
+            if (value != null && !value.equals(bucket)) {
+                throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + key + " and "
+                        + kind.bucketKey + " disagree (" + value + " vs " + bucket + ")");
+            }
+            value = bucket;
+            key = kind.bucketKey;
+        }
+        if (value == null) {
+            if (kind == Kind.LOCAL) {
+                return URI.create("file:///");
+            }
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + StorageOptions.STORAGE_TYPE
+                    + " " + kind.type + " needs the file system's address, such as " + example(kind) + " ("
+                    + (kind.bucketKey == null ? FS_DEFAULT : kind.bucketKey) + ")");
+        }
+        return parseUri(kind, key, value);
+    }
+
+    private static String example(Kind kind) {
+        return switch (kind) {
+            case HDFS -> "hdfs://namenode:8020";
+            case LOCAL -> "file:///";
+            case S3A -> "s3a://bucket";
+            case OSS -> "oss://bucket";
+        };
+    }
+
+    private static URI parseUri(Kind kind, String key, String value) {
+        URI uri;
+        try {
+            uri = new URI(value.trim());
+        } catch (URISyntaxException e) {
+            throw malformed(kind, key, value, "it is not a URI: " + e.getReason());
+        }
+        String scheme = uri.getScheme();
+        if (scheme == null) {
+            throw malformed(kind, key, value, "it has no scheme");
+        }
+        if (!scheme.equalsIgnoreCase(kind.scheme)) {
+            throw malformed(kind, key, value, StorageOptions.STORAGE_TYPE + " " + kind.type + " needs a " + kind.scheme
+                    + ":// address");
+        }
+        if (uri.getQuery() != null || uri.getFragment() != null) {
+            throw malformed(kind, key, value, "it has a query or fragment");
+        }
+        String path = uri.getRawPath();
+        if (path != null && !path.isEmpty() && !path.equals("/")) {
+            throw malformed(kind, key, value, "it names a directory; put the directory in " + StorageOptions.NAMESPACE);
+        }
+        if (kind == Kind.LOCAL) {
+            if (uri.getRawAuthority() != null && !uri.getRawAuthority().isEmpty()) {
+                throw malformed(kind, key, value, "a local file system has no host");
+            }
+            return URI.create("file:///");
+        }
+        if (uri.getRawAuthority() == null || uri.getRawAuthority().isEmpty()) {
+            throw malformed(kind, key, value, "it names no " + (kind == Kind.HDFS ? "NameNode" : "bucket"));
+        }
+        if (kind == Kind.HDFS && uri.getHost() == null) {
+            throw malformed(kind, key, value, "its NameNode address is not host[:port]");
+        }
+        return URI.create(kind.scheme + "://" + uri.getRawAuthority());
+    }
+
+    private static InvalidStorageArgumentException malformed(Kind kind, String key, String value, String why) {
+        return new InvalidStorageArgumentException("Cannot configure hdfs storage: " + key + " is malformed, " + why
+                + "; write it like " + example(kind) + " (" + key + "=" + value + ")");
+    }
+
+    private static void requireReadableFile(String key, String value) {
+        if (value.isBlank()) {
+            throw invalid("the value is blank", key);
+        }
+        java.nio.file.Path file;
+        try {
+            file = java.nio.file.Path.of(value);
+        } catch (RuntimeException e) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: not a file path (" + key + "="
+                    + value + ")");
+        }
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: no readable file there ("
+                    + key + "=" + value + ")");
+        }
+    }
+
+    private static InvalidStorageArgumentException invalid(String why, String key) {
+        return new InvalidStorageArgumentException("Cannot configure hdfs storage: " + why + " (" + key + ")");
+    }
+
+    /** The storage type these settings are for: hdfs, local, s3a or oss. */
+    public String storageType() {
+        return kind.type;
+    }
+
+    /** The file system's address, such as {@code hdfs://nn:8020} or {@code file:///}. */
+    public URI fileSystemUri() {
+        return fileSystemUri;
+    }
+
+    /** True when a Kerberos principal and keytab are configured. */
+    public boolean kerberos() {
+        return principal != null;
+    }
+
+    /** A fresh copy of the Hadoop configuration. */
+    public Configuration configuration() {
+        return new Configuration(configuration);
+    }
+
+    /**
+     * A copy of the configuration whose client gives up within seconds when the file system does
+     * not answer, for the reachability probe at creation; the storage itself keeps the user's limits.
+     */
+    public Configuration probeConfiguration() {
+        Configuration probe = new Configuration(configuration);
+        probe.setInt("ipc.client.connect.max.retries", 1);
+        probe.setInt("ipc.client.connect.retry.interval", 250);
+        probe.setInt("ipc.client.connect.timeout", 3_000);
+        probe.setInt("ipc.client.connect.max.retries.on.timeouts", 1);
+        probe.setInt("ipc.client.rpc-timeout.ms", 5_000);
+        probe.setBoolean("dfs.client.retry.policy.enabled", false);
+        probe.setInt("dfs.client.failover.max.attempts", 3);
+        probe.setInt("dfs.client.failover.sleep.base.millis", 100);
+        probe.setInt("dfs.client.failover.sleep.max.millis", 500);
+        probe.setInt("dfs.client.failover.connection.retries", 0);
+        probe.setInt("dfs.client.failover.connection.retries.on.timeouts", 0);
+        return probe;
+    }
+
+    /**
+     * Logs in from the keytab when Kerberos is configured, else returns null (the current user).
+     * Hadoop's authentication method is process-wide: this switches the whole JVM to Kerberos.
+     *
+     * @throws CheckpointStorageException when the login fails
+     */
+    public UserGroupInformation login() throws CheckpointStorageException {
+        if (principal == null) {
+            return null;
+        }
+        synchronized (UserGroupInformation.class) {
+            try {
+                UserGroupInformation.setConfiguration(configuration);
+                return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal, keytab);
+            } catch (IOException | RuntimeException e) {
+                throw new CheckpointStorageException("Cannot log in to Kerberos as " + principal + " with keytab "
+                        + keytab + ": " + e.getMessage() + " (" + KERBEROS_PRINCIPAL + ", " + KERBEROS_KEYTAB + ")", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HdfsSettings[" + kind.type + " at " + fileSystemUri + (principal == null ? "" : ", as " + principal) + "]";
+    }
+}
