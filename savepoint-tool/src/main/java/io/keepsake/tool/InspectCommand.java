@@ -1,0 +1,166 @@
+package io.keepsake.tool;
+
+import io.keepsake.engine.ActionState;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.tool.internal.Formats;
+import io.keepsake.tool.internal.Json;
+import io.keepsake.tool.internal.TextTable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code keepsake inspect JOB SAVEPOINT}: everything the verified metadata of one savepoint says;
+ * with {@code --decode}, also every payload read, verified and decoded through the reader
+ * registry and summarised per action. Exits 3 when there is no such savepoint, 4 when it does not
+ * verify, 5 when this build cannot read its format version.
+ */
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+        description = "Show the metadata and manifest of one savepoint; --decode also decodes every payload.")
+public final class InspectCommand extends StorageCommand {
+
+    @Parameters(index = "0", paramLabel = "JOB", description = "The job id.")
+    String job;
+
+    @Parameters(index = "1", paramLabel = "SAVEPOINT", description = "The savepoint id.")
+    String savepointId;
+
+    @Option(names = "--decode", description = "Read, verify and decode every payload and summarise its checkpoint.")
+    boolean decode;
+
+    @Option(names = "--json", description = "Print JSON instead of text.")
+    boolean json;
+
+    /** Reads the savepoint's metadata (and, with --decode, its payloads) and prints them. */
+    @Override
+    protected int run(OpenedStorage storage) {
+        SavepointHandle handle = storage.savepoints().readMetadata(job, savepointId);
+        Map<Integer, CompletedCheckpoint> decoded = decode
+                ? SavepointReaderRegistry.standard().read(storage.savepoints(), handle) : null;
+        PrintWriter out = out();
+        if (json) {
+            out.println(Json.write(toJson(handle, decoded)));
+        } else {
+            printText(out, handle, decoded);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private static Map<String, Object> toJson(SavepointHandle handle, Map<Integer, CompletedCheckpoint> decoded) {
+        SavepointMeta meta = handle.meta();
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("job", meta.jobId());
+        doc.put("savepointId", meta.savepointId());
+        doc.put("location", handle.location());
+        doc.put("kind", meta.kind().stableName());
+        doc.put("formatVersion", meta.formatVersion());
+        doc.put("supportedFormatVersions", List.of(SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION,
+                SavepointReaderRegistry.CURRENT_FORMAT_VERSION));
+        doc.put("producerVersion", meta.producerVersion());
+        doc.put("triggered", Formats.time(meta.triggerTimestamp()));
+        doc.put("completed", Formats.time(meta.completedTimestamp()));
+        doc.put("payloadFormat", meta.payloadFormat());
+        doc.put("totalBytes", Formats.totalBytes(meta));
+        doc.put("properties", new LinkedHashMap<>(meta.properties()));
+        List<Map<String, Object>> manifest = new ArrayList<>();
+        for (ManifestEntry e : meta.manifest()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pipeline", e.pipelineId());
+            m.put("checkpoint", e.checkpointId());
+            m.put("file", e.file());
+            m.put("length", e.length());
+            m.put("sha256", e.sha256());
+            manifest.add(m);
+        }
+        doc.put("manifest", manifest);
+        if (decoded != null) {
+            List<Map<String, Object>> checkpoints = new ArrayList<>();
+            for (CompletedCheckpoint cp : decoded.values()) {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("pipeline", cp.pipelineId());
+                c.put("checkpoint", cp.checkpointId());
+                c.put("type", cp.checkpointType().typeName());
+                c.put("triggered", Formats.time(cp.triggerTimestamp()));
+                c.put("completed", Formats.time(cp.completedTimestamp()));
+                c.put("vertices", cp.taskStatistics().size());
+                List<Map<String, Object>> actions = new ArrayList<>();
+                for (ActionState a : cp.taskStates().values()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("action", a.stateKey().name());
+                    m.put("parallelism", a.parallelism());
+                    m.put("nonEmptySlots", Formats.nonEmptySlots(a));
+                    m.put("coordinatorState", a.coordinatorState() != null);
+                    m.put("stateBytes", Formats.stateBytes(a));
+                    actions.add(m);
+                }
+                c.put("actions", actions);
+                checkpoints.add(c);
+            }
+            doc.put("checkpoints", checkpoints);
+        }
+        return doc;
+    }
+
+    private static void printText(PrintWriter out, SavepointHandle handle, Map<Integer, CompletedCheckpoint> decoded) {
+        SavepointMeta meta = handle.meta();
+        TextTable facts = new TextTable("FIELD", "VALUE");
+        facts.row("Savepoint", meta.savepointId());
+        facts.row("Job", meta.jobId());
+        facts.row("Location", handle.location());
+        facts.row("Kind", meta.kind().stableName());
+        facts.row("Format version", meta.formatVersion() + " (this build reads "
+                + SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION + " to "
+                + SavepointReaderRegistry.CURRENT_FORMAT_VERSION + ")");
+        facts.row("Producer", meta.producerVersion());
+        facts.row("Triggered", Formats.time(meta.triggerTimestamp()));
+        facts.row("Completed", Formats.time(meta.completedTimestamp()));
+        facts.row("Payload format", meta.payloadFormat());
+        facts.row("Total bytes", Formats.totalBytes(meta));
+        facts.printRows(out, "");
+
+        out.println();
+        out.println("Properties" + (meta.properties().isEmpty() ? ": none" : ""));
+        if (!meta.properties().isEmpty()) {
+            TextTable props = new TextTable("KEY", "VALUE");
+            meta.properties().forEach(props::row);
+            props.printRows(out, "  ");
+        }
+
+        out.println();
+        out.println("Manifest");
+        TextTable manifest = new TextTable("PIPELINE", "CHECKPOINT", "FILE", "LENGTH", "SHA256");
+        for (ManifestEntry e : meta.manifest()) {
+            manifest.row(e.pipelineId(), e.checkpointId(), e.file(), e.length(), e.sha256());
+        }
+        manifest.print(out, "  ");
+
+        if (decoded != null) {
+            out.println();
+            out.println("Decoded checkpoints (every payload's length and SHA-256 verified)");
+            for (CompletedCheckpoint cp : decoded.values()) {
+                out.println("  Pipeline " + cp.pipelineId() + ": checkpoint " + cp.checkpointId() + ", type "
+                        + cp.checkpointType().typeName() + ", triggered " + Formats.time(cp.triggerTimestamp())
+                        + ", completed " + Formats.time(cp.completedTimestamp()) + ", " + cp.taskStates().size()
+                        + " action(s), " + cp.taskStatistics().size() + " vertex statistic(s)");
+                TextTable actions = new TextTable("ACTION", "PARALLELISM", "NON-EMPTY SLOTS", "COORDINATOR",
+                        "STATE BYTES");
+                for (ActionState a : cp.taskStates().values()) {
+                    actions.row(a.stateKey().name(), a.parallelism(), Formats.nonEmptySlots(a),
+                            a.coordinatorState() != null ? "yes" : "no", Formats.stateBytes(a));
+                }
+                actions.print(out, "    ");
+            }
+        }
+    }
+}

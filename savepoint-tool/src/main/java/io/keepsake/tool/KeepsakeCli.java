@@ -1,0 +1,89 @@
+package io.keepsake.tool;
+
+import io.keepsake.storage.Versions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code keepsake} operator tool: list, inspect, verify, delete and garbage-collect
+ * savepoints, migrate legacy checkpoints into a savepoint, and run the demo. Output for people
+ * goes to stdout; errors go to stderr as one line with the typed exception's message, and the
+ * exit code tells the error type apart (see {@link ExitCodes}). {@link #commandLine()} builds the
+ * configured command line, so tests run the tool in-process exactly as {@link #main} does.
+ */
+@Command(name = "keepsake", mixinStandardHelpOptions = true,
+        version = {"keepsake " + Versions.PRODUCER_VERSION + " (savepoint format version " + Versions.CURRENT_FORMAT_VERSION + ")"},
+        description = "Operate Keepsake checkpoint and savepoint storage.",
+        subcommands = {ListCommand.class, InspectCommand.class, VerifyCommand.class, DeleteCommand.class,
+                GcCommand.class, MigrateCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage or invalid argument, 3 not found, 4 corrupted,"
+                + " 5 incompatible."})
+public final class KeepsakeCli implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    /** Without a subcommand: prints the usage to stderr and exits with {@link ExitCodes#USAGE}. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+
+    /** Builds the tool's command line with its error handling; set its out and err to capture output. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new KeepsakeCli());
+        cl.setExecutionExceptionHandler(KeepsakeCli::handleExecutionError);
+        cl.setParameterExceptionHandler(KeepsakeCli::handleParameterError);
+        return cl;
+    }
+
+    /** Runs the tool and exits the JVM with its exit code. */
+    public static void main(String[] args) {
+        for (String arg : args) {
+            if ("--".equals(arg)) {
+                break;
+            }
+            if ("-v".equals(arg) || "--verbose".equals(arg)) {
+                LoggingOptions.enableInfoLogging();
+            }
+        }
+        System.exit(commandLine().execute(args));
+    }
+
+    private static int handleExecutionError(Exception error, CommandLine cmd, ParseResult parseResult) {
+        PrintWriter err = cmd.getErr();
+        String message = error.getMessage() != null ? error.getMessage() : error.toString();
+        err.println(cmd.getCommandSpec().qualifiedName() + ": " + ExitCodes.label(error) + ": " + message);
+        if (verbose(parseResult)) {
+            error.printStackTrace(err);
+        }
+        err.flush();
+        return ExitCodes.of(error);
+    }
+
+    private static int handleParameterError(CommandLine.ParameterException error, String[] args) {
+        CommandLine cmd = error.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(cmd.getCommandSpec().qualifiedName() + ": invalid argument: " + error.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+        err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
+        err.flush();
+        return ExitCodes.USAGE;
+    }
+
+    private static boolean verbose(ParseResult parseResult) {
+        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption("--verbose")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,40 @@
+package io.keepsake.tool;
+
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --verbose} flag every command has. The tool's slf4j binding (slf4j-simple) logs
+ * warnings and errors to stderr by default (see {@code simplelogger.properties}); the flag raises
+ * the level to info. slf4j-simple reads its level once, when the first logger is created, so the
+ * flag takes effect only if no library class has logged yet: {@link KeepsakeCli#main} therefore
+ * applies it before anything else runs, and picocli applies it again while parsing.
+ */
+public final class LoggingOptions {
+
+    /** The slf4j-simple system property that sets the default level. */
+    public static final String LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+
+    private boolean verbose;
+
+    /** Sets the flag and, when set, raises library logging to info. */
+    @Option(names = {"-v", "--verbose"}, description = "Log library messages at info level to stderr, and print stack"
+            + " traces of errors.")
+    public void setVerbose(boolean verbose) {
+        this.verbose = verbose;
+        if (verbose) {
+            enableInfoLogging();
+        }
+    }
+
+    /** True when {@code --verbose} was given. */
+    public boolean verbose() {
+        return verbose;
+    }
+
+    /** Raises slf4j-simple's default level to info, unless the user already chose one with {@code -D}. */
+    static void enableInfoLogging() {
+        if (System.getProperty(LEVEL_PROPERTY) == null) {
+            System.setProperty(LEVEL_PROPERTY, "info");
+        }
+    }
+}

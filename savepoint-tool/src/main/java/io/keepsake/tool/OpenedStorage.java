@@ -1,0 +1,33 @@
+package io.keepsake.tool;
+
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.SavepointStorage;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A storage the tool opened through its factory, seen through both SPIs (one object), with the
+ * configuration it was opened with. Closing it closes the storage.
+ *
+ * @param backend       the factory id
+ * @param configuration the configuration map given to the factory
+ * @param checkpoints   the storage as the legacy checkpoint SPI
+ * @param savepoints    the same storage as the savepoint capability
+ */
+public record OpenedStorage(String backend, Map<String, String> configuration, CheckpointStorage checkpoints,
+                            SavepointStorage savepoints) implements AutoCloseable {
+
+    public OpenedStorage {
+        Objects.requireNonNull(backend, "backend");
+        configuration = Map.copyOf(configuration);
+        Objects.requireNonNull(checkpoints, "checkpoints");
+        Objects.requireNonNull(savepoints, "savepoints");
+    }
+
+    /** Closes the storage and its file-system handles. */
+    @Override
+    public void close() {
+        checkpoints.close();
+    }
+}

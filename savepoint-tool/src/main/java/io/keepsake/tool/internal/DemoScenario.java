@@ -1,0 +1,296 @@
+package io.keepsake.tool.internal;
+
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.SavepointSaveSession;
+import io.keepsake.reader.RestoredSavepoint;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.reader.SavepointRestorer;
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.CheckpointStorageFactories;
+import io.keepsake.storage.CheckpointStorageFactory;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.StorageOptions;
+import io.keepsake.wire.CheckpointWireCodec;
+import io.keepsake.wire.LegacyCheckpointCodec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The demo's story, on the local-file backend in a fresh directory: the sequence that loses
+ * savepoints in engines today (checkpoints with max-retained rotation, stop-with-savepoint,
+ * upgrade, restore with the same job id, more checkpoints, finish, terminal cleanup), followed
+ * by what an operator sees and a corrupted copy being caught. Every step prints what it did and
+ * each check it made; the run passes only if every check passed. The first unexpected error ends
+ * the run as a failure. Not thread-safe; one run per instance.
+ */
+public final class DemoScenario {
+
+    /** The demo job's id (SeaTunnel job ids are decimal longs). */
+    public static final String JOB = "700000000000004242";
+
+    private static final long JOB_ID = Long.parseLong(JOB);
+    private static final List<Integer> PIPELINES = List.of(1, 2);
+    private static final int MAX_RETAINED = 2;
+    private static final int STEPS = 10;
+    private static final String BACKEND = "localfile";
+
+    private final PrintWriter out;
+    private final Path workDir;
+    private final Function<String[], Result> cli;
+    private final Map<String, String> config;
+    private int step;
+    private int passed;
+    private int failed;
+
+    /**
+     * The output of one in-process run of the tool.
+     *
+     * @param exitCode the exit code
+     * @param stdout   what it printed to stdout
+     * @param stderr   what it printed to stderr
+     */
+    public record Result(int exitCode, String stdout, String stderr) {
+    }
+
+    /**
+     * A demo writing to {@code out}, working in {@code workDir}, that runs the tool's own commands through {@code cli}.
+     */
+    public DemoScenario(PrintWriter out, Path workDir, Function<String[], Result> cli) {
+        this.out = out;
+        this.workDir = workDir;
+        this.cli = cli;
+        this.config = Map.of(StorageOptions.NAMESPACE, workDir.resolve("checkpoints").toString());
+    }
+
+    /** Runs every step and returns true when every check passed. */
+    public boolean run() {
+        out.println("Keepsake demo: job " + JOB + " with pipelines " + PIPELINES + " on the " + BACKEND + " backend");
+        out.println("Work directory: " + workDir);
+        CheckpointStorage storage = null;
+        try {
+            storage = runSteps();
+        } catch (Exception e) {
+            failed++;
+            out.println("  FAIL  step " + step + " stopped by " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        } finally {
+            if (storage != null) {
+                storage.close();
+            }
+        }
+        out.println();
+        if (failed == 0) {
+            out.println("Result: all " + passed + " checks passed");
+        } else {
+            out.println("Result: " + failed + " of " + (passed + failed) + " checks FAILED");
+        }
+        out.flush();
+        return failed == 0;
+    }
+
+    private CheckpointStorage runSteps() throws Exception {
+        begin("Open the engine's checkpoint storage through its factory");
+        CheckpointStorageFactory factory = CheckpointStorageFactories.find(BACKEND);
+        check(BACKEND.equals(factory.factoryIdentifier()), "factory '" + BACKEND + "' found through ServiceLoader");
+        CheckpointStorage storage = factory.create(config);
+        check(storage instanceof SavepointStorage, "the storage has the savepoint capability (SavepointStorage)");
+        SavepointStorage savepoints = (SavepointStorage) storage;
+        info("checkpoints in " + config.get(StorageOptions.NAMESPACE));
+        info("savepoints in  " + savepoints.savepointRoot());
+
+        begin("Run the job: checkpoints 1 to 5 through the legacy SPI, max-retained " + MAX_RETAINED);
+        for (long c = 1; c <= 5; c++) {
+            checkpoint(storage, c, CheckpointType.CHECKPOINT_TYPE);
+        }
+        info("each checkpoint encoded with LegacyCheckpointCodec, as a SeaTunnel 2.3.x engine writes it");
+        checkRetained(storage, List.of(4L, 5L));
+        Map<Integer, CompletedCheckpoint> latest = new TreeMap<>();
+        for (PipelineState s : storage.getLatestCheckpoint(JOB)) {
+            latest.put(s.pipelineId(), LegacyCheckpointCodec.decodeCheckpoint(s.states(), "checkpoint " + s.checkpointId()));
+        }
+        check(latest.equals(expected(5, CheckpointType.CHECKPOINT_TYPE)),
+                "the latest checkpoint of each pipeline reads back equal through the legacy SPI");
+
+        begin("Stop with savepoint (SavepointSaveSession, kind manual)");
+        Map<Integer, CompletedCheckpoint> savepointState = expected(6, CheckpointType.SAVEPOINT_TYPE);
+        SavepointHandle savepoint;
+        try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, JOB, PIPELINES)
+                .kind(SavepointKind.MANUAL).open()) {
+            for (CompletedCheckpoint cp : savepointState.values()) {
+                session.report(cp);
+                session.pipelineSuspended(cp.pipelineId());
+            }
+            savepoint = session.commit();
+        }
+        info("savepoint " + savepoint.savepointId() + " committed at " + savepoint.location());
+        SavepointMeta meta = savepoint.meta();
+        check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the savepoint is listed, its metadata verified");
+        check(meta.kind() == SavepointKind.MANUAL && meta.formatVersion() == SavepointReaderRegistry.CURRENT_FORMAT_VERSION
+                        && CheckpointWireCodec.FORMAT_NAME.equals(meta.payloadFormat()),
+                "kind manual, format version " + SavepointReaderRegistry.CURRENT_FORMAT_VERSION + ", payloads "
+                        + CheckpointWireCodec.FORMAT_NAME);
+        check(Formats.pipelines(meta).equals(PIPELINES), "the manifest has one payload per pipeline " + PIPELINES
+                + " with length and SHA-256");
+
+        begin("Upgrade: close the storage and open a new instance through the factory");
+        storage.close();
+        storage = CheckpointStorageFactories.find(BACKEND).create(config);
+        savepoints = (SavepointStorage) storage;
+        check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the new instance lists the same savepoint");
+
+        begin("Restore the job (same job id) from its newest savepoint with SavepointRestorer");
+        SavepointRestorer restorer = new SavepointRestorer(storage, savepoints);
+        RestoredSavepoint restored = restorer.latest(JOB);
+        check(restored.source() == RestoredSavepoint.Source.SAVEPOINT
+                        && restored.savepoint().map(SavepointHandle::savepointId).orElse("").equals(savepoint.savepointId()),
+                "restored from savepoint " + savepoint.savepointId() + ", not from the legacy checkpoints");
+        check(restored.checkpoints().equals(savepointState),
+                "restored checkpoints equal what pipelines " + PIPELINES + " reported (whole-object equality)");
+        check(restored.warnings().isEmpty(), "no restore warnings");
+
+        begin("Resume: checkpoints 7 to 10 with the same rotation");
+        for (long c = 7; c <= 10; c++) {
+            checkpoint(storage, c, CheckpointType.CHECKPOINT_TYPE);
+        }
+        checkRetained(storage, List.of(9L, 10L));
+        check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "rotation left the savepoint alone");
+
+        begin("Finish: final checkpoint 11, then terminal cleanup deleteCheckpoint(jobId)");
+        checkpoint(storage, 11, CheckpointType.COMPLETED_POINT_TYPE);
+        storage.deleteCheckpoint(JOB);
+        check(storage.getAllCheckpoints(JOB).isEmpty() && !Files.exists(Path.of(config.get(StorageOptions.NAMESPACE), JOB)),
+                "the job's checkpoint folder is gone");
+        check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the savepoint survived terminal cleanup");
+
+        begin("Operator view: keepsake list and keepsake verify");
+        String namespace = config.get(StorageOptions.NAMESPACE);
+        Result list = runTool("list", "--namespace", namespace);
+        check(list.exitCode() == 0 && list.stdout().contains(savepoint.savepointId()) && list.stdout().contains(" ok"),
+                "list exits 0 and shows the savepoint with status ok");
+        Result verify = runTool("verify", "--namespace", namespace, JOB);
+        check(verify.exitCode() == 0 && verify.stdout().contains("OK"), "verify reads every byte and exits 0");
+
+        begin("Restore again after cleanup");
+        check(restorer.latest(JOB).checkpoints().equals(savepointState), "the same state restores again");
+
+        begin("Corruption: flip one byte in a copy of the savepoint");
+        Path copyRoot = workDir.resolve("copied-savepoints");
+        Path copy = copyRoot.resolve(JOB).resolve(savepoint.savepointId());
+        copyDirectory(Path.of(savepoint.location()), copy);
+        info("copied to " + copy);
+        check(restorer.byPath(copy.toString()).checkpoints().equals(savepointState),
+                "the copy restores from its new location (manifest names are relative)");
+        ManifestEntry entry = meta.entryForPipeline(PIPELINES.get(0));
+        Path victim = copy.resolve(entry.file());
+        byte[] bytes = Files.readAllBytes(victim);
+        int position = bytes.length / 2;
+        bytes[position] ^= 0x01;
+        Files.write(victim, bytes);
+        info("flipped the lowest bit of byte " + position + " of " + victim);
+        try {
+            restorer.byPath(copy.toString());
+            check(false, "restoring the flipped copy fails");
+        } catch (SavepointCorruptedException e) {
+            info("typed error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            check(victim.toString().equals(e.file()), "restore refuses it with SavepointCorruptedException naming the file");
+        }
+        Result corrupted = runTool("verify", "--namespace", namespace, "--savepoint-path", copyRoot.toString(), JOB,
+                savepoint.savepointId());
+        check(corrupted.exitCode() == 4 && corrupted.stderr().contains(victim.toString()),
+                "keepsake verify on the copy exits 4 and names the file");
+        check(SavepointVerifier.verify(savepoints, SavepointReaderRegistry.standard(), JOB, savepoint.savepointId()).ok(),
+                "the original savepoint is untouched and still verifies");
+        return storage;
+    }
+
+    /** What the engine's coordinator does per completed checkpoint: store every pipeline's, then rotate. */
+    private void checkpoint(CheckpointStorage storage, long checkpointId, CheckpointType type) throws Exception {
+        for (int p : PIPELINES) {
+            CompletedCheckpoint cp = DemoState.checkpoint(JOB_ID, p, checkpointId, type);
+            storage.storeCheckPoint(new PipelineState(JOB, p, checkpointId, LegacyCheckpointCodec.encodeCheckpoint(cp)));
+            List<String> expired = new ArrayList<>();
+            for (PipelineState s : storage.getCheckpointsByJobIdAndPipelineId(JOB, Integer.toString(p))) {
+                if (s.checkpointId() <= checkpointId - MAX_RETAINED) {
+                    expired.add(Long.toString(s.checkpointId()));
+                }
+            }
+            if (!expired.isEmpty()) {
+                storage.deleteCheckpoint(JOB, Integer.toString(p), expired);
+            }
+        }
+        info("checkpoint " + checkpointId + " (" + type.typeName() + ") stored for pipelines " + PIPELINES);
+    }
+
+    private void checkRetained(CheckpointStorage storage, List<Long> ids) throws Exception {
+        for (int p : PIPELINES) {
+            List<Long> kept = storage.getCheckpointsByJobIdAndPipelineId(JOB, Integer.toString(p)).stream()
+                    .map(PipelineState::checkpointId).sorted().toList();
+            check(kept.equals(ids), "rotation kept checkpoints " + ids + " of pipeline " + p + " (found " + kept + ")");
+        }
+    }
+
+    private static Map<Integer, CompletedCheckpoint> expected(long checkpointId, CheckpointType type) {
+        Map<Integer, CompletedCheckpoint> map = new TreeMap<>();
+        for (int p : PIPELINES) {
+            map.put(p, DemoState.checkpoint(JOB_ID, p, checkpointId, type));
+        }
+        return map;
+    }
+
+    private Result runTool(String... args) {
+        out.println("      $ keepsake " + String.join(" ", args));
+        Result result = cli.apply(args);
+        for (String line : (result.stdout() + result.stderr()).split("\\R")) {
+            if (!line.isBlank()) {
+                out.println("      | " + line);
+            }
+        }
+        out.println("      (exit code " + result.exitCode() + ")");
+        return result;
+    }
+
+    private static void copyDirectory(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, to.resolve(f.getFileName().toString()));
+            }
+        }
+    }
+
+    private void begin(String title) {
+        step++;
+        out.println();
+        out.println("[" + step + "/" + STEPS + "] " + title);
+    }
+
+    private void info(String line) {
+        out.println("      " + line);
+    }
+
+    private void check(boolean ok, String what) {
+        if (ok) {
+            passed++;
+            out.println("  PASS  " + what);
+        } else {
+            failed++;
+            out.println("  FAIL  " + what);
+        }
+        out.flush();
+    }
+}

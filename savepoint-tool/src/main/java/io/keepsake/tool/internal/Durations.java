@@ -1,0 +1,68 @@
+package io.keepsake.tool.internal;
+
+import picocli.CommandLine;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses the durations operators type: ISO-8601 ({@code PT1H}, {@code P7D}) or a whole number
+ * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}). Negative
+ * durations are refused. Used as a picocli converter, so a bad value is a usage error.
+ */
+public final class Durations implements CommandLine.ITypeConverter<Duration> {
+
+    private static final Pattern SIMPLE = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h|d)");
+
+    /** Parses a duration for picocli; a bad value becomes a usage error that shows the accepted forms. */
+    @Override
+    public Duration convert(String value) {
+        try {
+            return parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
+    }
+
+    /**
+     * Parses {@code value} as an ISO-8601 duration or a number with a unit.
+     *
+     * @throws IllegalArgumentException when it is neither, or negative
+     */
+    public static Duration parse(String value) {
+        String v = value == null ? "" : value.trim();
+        Duration d;
+        if (v.startsWith("P") || v.startsWith("p") || v.startsWith("-P") || v.startsWith("-p")) {
+            try {
+                d = Duration.parse(v.toUpperCase(Locale.ROOT));
+            } catch (DateTimeParseException e) {
+                throw invalid(value);
+            }
+        } else {
+            Matcher m = SIMPLE.matcher(v.toLowerCase(Locale.ROOT));
+            if (!m.matches()) {
+                throw invalid(value);
+            }
+            long n = Long.parseLong(m.group(1));
+            d = switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("Cannot use duration: it is negative (" + value + ")");
+        }
+        return d;
+    }
+
+    private static IllegalArgumentException invalid(String value) {
+        return new IllegalArgumentException("Cannot parse duration: use ISO-8601 such as PT1H or P7D, or a number with"
+                + " ms, s, m, h or d such as 30m (" + value + ")");
+    }
+}

@@ -1,0 +1,112 @@
+package io.keepsake.tool.internal;
+
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * A small JSON writer for the tool's {@code --json} output, so the tool needs no JSON library.
+ * It writes trees of {@link Map} (string keys, kept in iteration order), {@link Collection},
+ * {@link String}, {@link Number}, {@link Boolean} and null, indented by two spaces. It does not
+ * parse JSON. Stateless and thread-safe.
+ */
+public final class Json {
+
+    private Json() {
+    }
+
+    /** Renders a value tree as indented JSON text, without a trailing newline. */
+    public static String write(Object value) {
+        StringBuilder b = new StringBuilder();
+        write(b, value, 0);
+        return b.toString();
+    }
+
+    private static void write(StringBuilder b, Object value, int depth) {
+        if (value == null) {
+            b.append("null");
+        } else if (value instanceof String s) {
+            quote(b, s);
+        } else if (value instanceof Boolean || value instanceof Integer || value instanceof Long
+                || value instanceof Short || value instanceof Byte) {
+            b.append(value);
+        } else if (value instanceof Number n) {
+            double d = n.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                b.append("null");
+            } else {
+                b.append(n);
+            }
+        } else if (value instanceof Map<?, ?> map) {
+            writeObject(b, map, depth);
+        } else if (value instanceof Collection<?> list) {
+            writeArray(b, list, depth);
+        } else {
+            quote(b, value.toString());
+        }
+    }
+
+    private static void writeObject(StringBuilder b, Map<?, ?> map, int depth) {
+        if (map.isEmpty()) {
+            b.append("{}");
+            return;
+        }
+        b.append("{\n");
+        Iterator<? extends Map.Entry<?, ?>> it = map.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<?, ?> e = it.next();
+            indent(b, depth + 1);
+            quote(b, String.valueOf(e.getKey()));
+            b.append(": ");
+            write(b, e.getValue(), depth + 1);
+            b.append(it.hasNext() ? ",\n" : "\n");
+        }
+        indent(b, depth);
+        b.append('}');
+    }
+
+    private static void writeArray(StringBuilder b, Collection<?> list, int depth) {
+        if (list.isEmpty()) {
+            b.append("[]");
+            return;
+        }
+        b.append("[\n");
+        Iterator<?> it = list.iterator();
+        while (it.hasNext()) {
+            indent(b, depth + 1);
+            write(b, it.next(), depth + 1);
+            b.append(it.hasNext() ? ",\n" : "\n");
+        }
+        indent(b, depth);
+        b.append(']');
+    }
+
+    private static void indent(StringBuilder b, int depth) {
+        b.append("  ".repeat(depth));
+    }
+
+    /** Appends {@code s} as a JSON string literal, escaping quotes, backslashes and control characters. */
+    static void quote(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case '\b' -> b.append("\\b");
+                case '\f' -> b.append("\\f");
+                default -> {
+                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        b.append('"');
+    }
+}

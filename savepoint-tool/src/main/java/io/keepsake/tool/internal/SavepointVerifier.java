@@ -1,0 +1,93 @@
+package io.keepsake.tool.internal;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.SavepointContent;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
+
+import java.util.Map;
+
+/**
+ * Reads every byte of one savepoint and decodes it, turning the typed errors into an outcome the
+ * tool can print: {@link SavepointStorage#readSavepoint} checks the metadata and each payload's
+ * length and SHA-256, then the registry's reader for the format version decodes every payload.
+ * Stateless and thread-safe.
+ */
+public final class SavepointVerifier {
+
+    /** How a savepoint fared. */
+    public enum Verdict {
+        /** Every byte verified and every payload decoded. */
+        OK,
+        /** The savepoint could not be read back; see the failure. */
+        FAILED
+    }
+
+    /** Why a savepoint failed, coarse enough to choose an exit code. */
+    public enum Failure {
+        NONE("none"), CORRUPTED("corrupted"), INCOMPATIBLE("incompatible"), NOT_FOUND("not found"), ERROR("error");
+
+        private final String word;
+
+        Failure(String word) {
+            this.word = word;
+        }
+
+        /** The word the tool prints. */
+        public String word() {
+            return word;
+        }
+    }
+
+    /**
+     * The outcome of verifying one savepoint.
+     *
+     * @param jobId       the job
+     * @param savepointId the savepoint
+     * @param verdict     ok or failed
+     * @param failure     why it failed; {@link Failure#NONE} when ok
+     * @param message     the typed exception's message; empty when ok
+     * @param file        the file that failed to verify, when known
+     * @param pipelines   how many pipelines decoded (0 when failed)
+     * @param bytes       how many payload bytes were read and verified (0 when failed)
+     */
+    public record Outcome(String jobId, String savepointId, Verdict verdict, Failure failure, String message,
+                          String file, int pipelines, long bytes) {
+
+        /** True when every byte verified. */
+        public boolean ok() {
+            return verdict == Verdict.OK;
+        }
+    }
+
+    private SavepointVerifier() {
+    }
+
+    /** Verifies one savepoint; never throws a {@link SavepointStorageException}, it reports it. */
+    public static Outcome verify(SavepointStorage storage, SavepointReaderRegistry registry, String jobId,
+                                 String savepointId) {
+        try {
+            SavepointContent content = storage.readSavepoint(jobId, savepointId);
+            Map<Integer, CompletedCheckpoint> decoded = registry.read(storage, content.handle());
+            long bytes = content.payloads().values().stream().mapToLong(b -> b.length).sum();
+            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, decoded.size(), bytes);
+        } catch (SavepointCorruptedException e) {
+            return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file());
+        } catch (SavepointIncompatibleException e) {
+            return failed(jobId, savepointId, Failure.INCOMPATIBLE, e, null);
+        } catch (SavepointNotFoundException e) {
+            return failed(jobId, savepointId, Failure.NOT_FOUND, e, null);
+        } catch (SavepointStorageException e) {
+            return failed(jobId, savepointId, Failure.ERROR, e, null);
+        }
+    }
+
+    private static Outcome failed(String jobId, String savepointId, Failure failure, SavepointStorageException e,
+                                  String file) {
+        return new Outcome(jobId, savepointId, Verdict.FAILED, failure, String.valueOf(e.getMessage()), file, 0, 0);
+    }
+}

@@ -1,0 +1,114 @@
+package io.keepsake.tool;
+
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code keepsake gc}: stale staging and incomplete directories go, complete savepoints stay. */
+class GcCommandTest {
+
+    @TempDir
+    Path namespace;
+
+    private Path staging() {
+        return namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve(".staging");
+    }
+
+    /** Begins a savepoint, writes one payload and abandons the writer, as a crashed job master would. */
+    private Path abandonAttempt(CheckpointStorage storage) throws Exception {
+        SavepointWriter writer = ((SavepointStorage) storage).beginSavepoint(
+                SavepointRequest.of(ToolRun.JOB, "sp-crashed", SavepointKind.MANUAL, "engine-wire-v1"));
+        try (OutputStream out = writer.openPayload(1, 6)) {
+            out.write(new byte[] {1, 2, 3});
+        }
+        List<Path> attempts;
+        try (Stream<Path> s = Files.list(staging())) {
+            attempts = s.toList();
+        }
+        assertThat(attempts).hasSize(1);
+        return attempts.get(0);
+    }
+
+    private static void age(Path dir, Duration by) throws Exception {
+        Files.setLastModifiedTime(dir, FileTime.from(Instant.now().minus(by)));
+    }
+
+    @Test
+    void removesAnAbandonedStagingAttemptAndKeepsCompleteSavepoints() throws Exception {
+        SavepointHandle complete = ToolRun.savepoint(namespace, 6);
+        CheckpointStorage crashed = ToolRun.open(namespace);
+        Path attempt = abandonAttempt(crashed);
+        age(attempt, Duration.ofHours(2));
+
+        ToolRun.Result r = ToolRun.run("gc", "--namespace", namespace.toString());
+
+        assertThat(r.exitCode()).isEqualTo(0);
+        assertThat(r.out()).contains("Removed 1 directory older than PT1H", "deleted " + attempt);
+        assertThat(attempt).doesNotExist();
+        assertThat(Path.of(complete.location(), "_metadata.ser")).exists();
+        crashed.close();
+    }
+
+    @Test
+    void leavesAttemptsYoungerThanTheAge() throws Exception {
+        Path attempt = Files.createDirectories(staging().resolve("sp-young.0123abcd"));
+        age(attempt, Duration.ofMinutes(10));
+
+        ToolRun.Result r = ToolRun.run("gc", "--older-than", "30m", "--namespace", namespace.toString());
+
+        assertThat(r.exitCode()).isEqualTo(0);
+        assertThat(r.out()).contains("Removed 0 directories older than PT30M");
+        assertThat(attempt).exists();
+    }
+
+    @Test
+    void dryRunListsCandidatesAndDeletesNothing() throws Exception {
+        SavepointHandle complete = ToolRun.savepoint(namespace, 6);
+        Path attempt = Files.createDirectories(staging().resolve("sp-by-hand.0123abcd"));
+        Files.write(attempt.resolve("pipeline-1.wire"), new byte[] {9});
+        age(attempt, Duration.ofDays(2));
+        Path incomplete = Files.createDirectories(namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve("sp-torn"));
+        age(incomplete, Duration.ofDays(2));
+
+        ToolRun.Result dry = ToolRun.run("gc", "--dry-run", "--older-than", "P1D", "--namespace", namespace.toString());
+
+        assertThat(dry.exitCode()).isEqualTo(0);
+        assertThat(dry.out()).contains("would remove 2 directories", "staging attempt", attempt.toString(),
+                "incomplete savepoint directory", incomplete.toString(), "nothing was removed");
+        assertThat(dry.out()).doesNotContain(complete.savepointId());
+        assertThat(attempt).exists();
+        assertThat(incomplete).exists();
+
+        ToolRun.Result real = ToolRun.run("gc", "--older-than", "P1D", "--namespace", namespace.toString());
+
+        assertThat(real.exitCode()).isEqualTo(0);
+        assertThat(real.out()).contains("Removed 2 directories");
+        assertThat(attempt).doesNotExist();
+        assertThat(incomplete).doesNotExist();
+        assertThat(Path.of(complete.location(), "_metadata.ser")).exists();
+    }
+
+    @Test
+    void aBadDurationIsAUsageError() {
+        ToolRun.Result r = ToolRun.run("gc", "--older-than", "soon", "--namespace", namespace.toString());
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--older-than", "PT1H", "30m");
+    }
+}

@@ -1,0 +1,135 @@
+package io.keepsake.tool;
+
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.reader.SavepointRestorer;
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.tool.internal.DemoState;
+import io.keepsake.wire.LegacyCheckpointCodec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code keepsake migrate}: legacy v0 checkpoint files become a verified savepoint bundle. */
+class MigrateCommandTest {
+
+    @TempDir
+    Path namespace;
+
+    /** Writes checkpoints 1..3 of pipelines 1 and 2 as SeaTunnel 2.3.x would; returns the latest, decoded. */
+    private Map<Integer, CompletedCheckpoint> writeLegacy() throws Exception {
+        Map<Integer, CompletedCheckpoint> latest = new TreeMap<>();
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            for (long c = 1; c <= 3; c++) {
+                for (int p = 1; p <= 2; p++) {
+                    // Pipeline 2 was itself restored once: the legacy format stores the runtime-only flag.
+                    CompletedCheckpoint cp = DemoState.checkpoint(ToolRun.JOB_ID, p, c, CheckpointType.CHECKPOINT_TYPE)
+                            .withRestored(p == 2);
+                    storage.storeCheckPoint(new PipelineState(ToolRun.JOB, p, c, LegacyCheckpointCodec.encodeCheckpoint(cp)));
+                    latest.put(p, cp);
+                }
+            }
+        }
+        return latest;
+    }
+
+    @Test
+    void migratesTheLatestLegacyCheckpointsIntoARestorableSavepoint() throws Exception {
+        Map<Integer, CompletedCheckpoint> legacy = writeLegacy();
+
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+
+        assertThat(r.exitCode()).isEqualTo(0);
+        String id = "migrated-v0-p1c3-p2c3";
+        Path location = namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve(id);
+        assertThat(r.out()).contains("Savepoint " + id, "Path      " + location, "equal to the decoded legacy checkpoints");
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            SavepointStorage savepoints = (SavepointStorage) storage;
+            SavepointHandle handle = savepoints.readMetadata(ToolRun.JOB, id);
+            assertThat(handle.meta().kind()).isEqualTo(SavepointKind.MANUAL);
+            assertThat(handle.meta().properties()).containsEntry("migratedFrom", "legacy-v0");
+            assertThat(new SavepointRestorer(storage, savepoints).byId(ToolRun.JOB, id).checkpoints()).isEqualTo(legacy);
+            assertThat(new SavepointRestorer(storage, savepoints).latest(ToolRun.JOB).savepoint()).contains(handle);
+            assertThat(storage.getAllCheckpoints(ToolRun.JOB)).hasSize(6);
+        }
+    }
+
+    @Test
+    void aSecondRunIsRefusedWithTheTypedError() throws Exception {
+        writeLegacy();
+        assertThat(ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB).exitCode()).isZero();
+
+        ToolRun.Result again = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+
+        assertThat(again.exitCode()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(again.err()).contains("already exists", "migrated-v0-p1c3-p2c3", "already committed");
+    }
+
+    @Test
+    void usesTheGivenSavepointId() throws Exception {
+        Map<Integer, CompletedCheckpoint> legacy = writeLegacy();
+
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB,
+                "--savepoint-id", "sp-from-2-3-8");
+
+        assertThat(r.exitCode()).isEqualTo(0);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            SavepointStorage savepoints = (SavepointStorage) storage;
+            assertThat(savepoints.listSavepoints(ToolRun.JOB)).extracting(SavepointHandle::savepointId)
+                    .containsExactly("sp-from-2-3-8");
+            assertThat(new SavepointRestorer(storage, savepoints).byId(ToolRun.JOB, "sp-from-2-3-8").checkpoints())
+                    .isEqualTo(legacy);
+        }
+    }
+
+    @Test
+    void aJobWithoutLegacyCheckpointsIsNotFound() {
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(r.err()).contains("no legacy checkpoint", ToolRun.JOB);
+    }
+
+    @Test
+    void aCorruptedNewestCheckpointFailsNamingTheFileAndWritesNothing() throws Exception {
+        writeLegacy();
+        Path newest;
+        try (Stream<Path> files = Files.list(namespace.resolve(ToolRun.JOB))) {
+            newest = files.filter(f -> f.getFileName().toString().endsWith("-2-3.ser")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(newest);
+        Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
+        assertThat(r.err()).contains(newest.toString());
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            assertThat(((SavepointStorage) storage).scanSavepoints(ToolRun.JOB)).isEmpty();
+        }
+    }
+
+    @Test
+    void theMigratedSavepointVerifies() throws Exception {
+        writeLegacy();
+        ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+
+        ToolRun.Result r = ToolRun.run("verify", "--namespace", namespace.toString(), ToolRun.JOB);
+
+        assertThat(r.exitCode()).isEqualTo(0);
+        assertThat(r.out()).contains("migrated-v0-p1c3-p2c3", "OK");
+        assertThat(List.of(r.err())).containsExactly("");
+    }
+}
