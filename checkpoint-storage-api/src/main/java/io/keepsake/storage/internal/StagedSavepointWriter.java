@@ -18,6 +18,7 @@ import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,6 +49,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private static final Logger LOG = LoggerFactory.getLogger(StagedSavepointWriter.class);
 
     private enum State { OPEN, COMMITTED, ABORTED }
+
+    /** Payload writes are gathered into chunks of this size before they reach the file system. */
+    private static final int BUFFER_BYTES = 64 * 1024;
 
     private final StorageFileSystem fs;
     private final SavepointRequest request;
@@ -322,7 +326,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         private boolean failed;
 
         PayloadStream(SyncableOutputStream raw, int pipelineId, long checkpointId, String file, String path) {
-            super(new HashingOutputStream(raw));
+            super(new HashingOutputStream(new BufferedOutputStream(raw, BUFFER_BYTES)));
             this.raw = raw;
             this.hashing = (HashingOutputStream) out;
             this.pipelineId = pipelineId;
@@ -367,6 +371,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             ManifestEntry entry = null;
             try {
                 if (!failed) {
+                    hashing.flush();
                     raw.sync();
                 }
                 raw.close();
