@@ -306,8 +306,15 @@ class SaveSessionAndRestoreTest {
         Path copy = temp.resolve("backup").resolve("91").resolve(h.savepointId());
         copyTree(Path.of(h.location()), copy);
         assertThat(restorer.byPath(copy.toString() + "/").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
-        assertThat(restorer.latest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
         assertThatThrownBy(() -> restorer.byPath("sp-only")).isInstanceOf(InvalidStorageArgumentException.class);
+
+        // a new job (id 9100) starts from job 91's savepoint, then saves and cleans up under its own id
+        assertThat(restorer.latest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
+        SavepointHandle own = save(storage, 9100, SavepointKind.MANUAL, 3, 1, 2);
+        storage.deleteCheckpoint("9100");
+        storage.deleteSavepoint("9100", own.savepointId());
+        assertThat(storage.listSavepoints("91")).containsExactly(h);
+        assertThat(restorer.latest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
     }
 
     static void copyTree(Path from, Path to) throws IOException {
