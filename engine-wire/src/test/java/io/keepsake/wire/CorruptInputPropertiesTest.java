@@ -99,7 +99,7 @@ class CorruptInputPropertiesTest {
                 Arbitraries.integers().between(1, 4)).as(Mutation::new);
     }
 
-    @Property(tries = 300)
+    @Property
     void mutatedWireV1FailsOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
                                                @ForAll("mutations") Mutation mutation) {
         byte[] mutated = mutation.apply(codec.encode(checkpoint));
@@ -107,7 +107,7 @@ class CorruptInputPropertiesTest {
         assertDecodesOrFailsTyped(mutated, bytes -> codec.decode(bytes, "mutated.wire"));
     }
 
-    @Property(tries = 300)
+    @Property
     void mutatedLegacyCheckpointFailsOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
                                                          @ForAll("mutations") Mutation mutation) {
         byte[] mutated = mutation.apply(LegacyCheckpointCodec.encodeCheckpoint(checkpoint));
@@ -115,7 +115,7 @@ class CorruptInputPropertiesTest {
         assertDecodesOrFailsTyped(mutated, bytes -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "mutated.ser"));
     }
 
-    @Property(tries = 200)
+    @Property
     void mutatedLegacyFileFailsOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
                                                    @ForAll("mutations") Mutation mutation) {
         byte[] mutated = mutation.apply(LegacyCheckpointCodec.encodeFile(checkpoint));
@@ -123,7 +123,7 @@ class CorruptInputPropertiesTest {
         assertDecodesOrFailsTyped(mutated, bytes -> LegacyCheckpointCodec.decodeFile(bytes, "mutated.ser"));
     }
 
-    @Property(tries = 200)
+    @Property
     void randomBytesFailOnlyWithTypedErrors(@ForAll("randomBytes") byte[] bytes) {
         List<Function<byte[], CompletedCheckpoint>> decoders = List.of(
                 b -> codec.decode(b, "random.wire"),

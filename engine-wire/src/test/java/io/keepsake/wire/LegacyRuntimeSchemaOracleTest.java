@@ -53,14 +53,14 @@ class LegacyRuntimeSchemaOracleTest {
                 .isTrue();
     }
 
-    @Property(tries = 120)
+    @Property
     void codecWritesTheBytesProtostuffRuntimeWrites(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         byte[] expected = ProtostuffIOUtil.toByteArray(Mirror.of(checkpoint), Mirror.SCHEMA, LinkedBuffer.allocate());
 
         assertThat(LegacyCheckpointCodec.encodeCheckpoint(checkpoint)).isEqualTo(expected);
     }
 
-    @Property(tries = 100)
+    @Property
     void codecReadsWhatProtostuffRuntimeWrote(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         byte[] written = ProtostuffIOUtil.toByteArray(Mirror.of(checkpoint), Mirror.SCHEMA, LinkedBuffer.allocate());
 
@@ -70,7 +70,7 @@ class LegacyRuntimeSchemaOracleTest {
         assertThat(decoded.restored()).isEqualTo(checkpoint.restored());
     }
 
-    @Property(tries = 80)
+    @Property
     void protostuffRuntimeReadsWhatTheCodecWrote(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         Mirror.Checkpoint read = Mirror.SCHEMA.newMessage();
         ProtostuffIOUtil.mergeFrom(LegacyCheckpointCodec.encodeCheckpoint(checkpoint), read, Mirror.SCHEMA);

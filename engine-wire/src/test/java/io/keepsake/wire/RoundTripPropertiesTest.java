@@ -29,7 +29,7 @@ class RoundTripPropertiesTest {
         return CheckpointArbitraries.checkpoints();
     }
 
-    @Property(tries = 150)
+    @Property
     void wireV1DecodesWhatItEncoded(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         Statistics.label("empty taskStates").collect(checkpoint.taskStates().isEmpty());
         Statistics.label("an empty subtask slot").collect(hasEmptySlot(checkpoint));
@@ -60,7 +60,7 @@ class RoundTripPropertiesTest {
                 .anyMatch(s -> s != null && s.state().contains(null));
     }
 
-    @Property(tries = 80)
+    @Property
     void wireV1BytesDoNotDependOnMapOrderOrRestoredFlag(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
                                                        @ForAll long shuffleSeed) {
         CompletedCheckpoint shuffled = reordered(checkpoint, new Random(shuffleSeed)).withRestored(!checkpoint.restored());
@@ -68,7 +68,7 @@ class RoundTripPropertiesTest {
         assertThat(codec.encode(shuffled)).isEqualTo(codec.encode(checkpoint));
     }
 
-    @Property(tries = 80)
+    @Property
     void wireV1EncodeIsStableAcrossCalls(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         byte[] first = codec.encode(checkpoint);
         byte[] reencoded = codec.encode(codec.decode(first, "property"));
@@ -76,7 +76,7 @@ class RoundTripPropertiesTest {
         assertThat(reencoded).isEqualTo(first);
     }
 
-    @Property(tries = 120)
+    @Property
     void legacyV0DecodesWhatItEncodedIncludingRestoredFlag(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         CompletedCheckpoint decoded = LegacyCheckpointCodec.decodeCheckpoint(
                 LegacyCheckpointCodec.encodeCheckpoint(checkpoint), "property");
@@ -86,7 +86,7 @@ class RoundTripPropertiesTest {
         assertThat(decoded.taskStates().keySet()).containsExactlyElementsOf(checkpoint.taskStates().keySet());
     }
 
-    @Property(tries = 80)
+    @Property
     void legacyV0FileReencodesToTheSameBytes(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         byte[] file = LegacyCheckpointCodec.encodeFile(checkpoint);
         CompletedCheckpoint decoded = LegacyCheckpointCodec.decodeFile(file, "property.ser");
@@ -95,7 +95,7 @@ class RoundTripPropertiesTest {
         assertThat(LegacyCheckpointCodec.encodeFile(decoded)).isEqualTo(file);
     }
 
-    @Property(tries = 80)
+    @Property
     void legacyV0AndWireV1CarryTheSamePersistedContent(@ForAll("checkpoints") CompletedCheckpoint checkpoint) {
         CompletedCheckpoint viaLegacy = LegacyCheckpointCodec.decodeCheckpoint(
                 LegacyCheckpointCodec.encodeCheckpoint(checkpoint), "legacy");
