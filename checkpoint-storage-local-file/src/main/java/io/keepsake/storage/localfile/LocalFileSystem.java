@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * an atomic {@code mkdir} (which fails when it exists) and then renaming the source onto that
  * empty directory in one {@code rename(2)}; a file is published with an atomic
  * {@code ATOMIC_MOVE} after an existence check on names that are unique by construction.
- * Symbolic links are never followed out of a listing. Thread-safe.
+ * Symbolic links are never followed out of a listing, and never opened, so a link planted in a
+ * savepoint cannot make the library read outside its roots. Thread-safe.
  */
 public final class LocalFileSystem implements StorageFileSystem {
 
@@ -59,9 +60,14 @@ public final class LocalFileSystem implements StorageFileSystem {
         return new ChannelOutput(channel);
     }
 
+    /** Opens a file for reading; a symbolic link in the last component is refused, never followed. */
     @Override
     public InputStream open(String path) throws IOException {
-        return Files.newInputStream(p(path));
+        Path file = p(path);
+        if (Files.isSymbolicLink(file)) {
+            throw new java.nio.file.FileSystemException(path, null, "refusing to follow a symbolic link");
+        }
+        return Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS);
     }
 
     @Override
