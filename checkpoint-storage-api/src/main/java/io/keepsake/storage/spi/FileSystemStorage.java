@@ -235,22 +235,57 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
     }
 
     private PipelineState readCheckpointFile(String jobId, String fileName) throws CheckpointStorageException {
+        PipelineState state = readCheckpointFileIfReadable(jobId, fileName);
+        if (state == null) {
+            throw new CheckpointStorageException("Cannot read checkpoint of job " + jobId + ": the file is gone ("
+                    + fs.child(checkpointJobDir(jobId), fileName) + ")");
+        }
+        return state;
+    }
+
+    /**
+     * Reads one checkpoint file; null when it vanished since the listing (rotation).
+     *
+     * @throws CheckpointStorageException with a {@link SavepointCorruptedException} cause when the
+     *                                    bytes do not decode, or with an I/O cause when reading failed
+     */
+    private PipelineState readCheckpointFileIfReadable(String jobId, String fileName) throws CheckpointStorageException {
         String path = fs.child(checkpointJobDir(jobId), fileName);
         try (InputStream in = fs.open(path)) {
             return PipelineStateCodec.decode(in.readAllBytes(), path);
+        } catch (NoSuchFileException e) {
+            return null;
         } catch (IOException | SavepointStorageException e) {
             throw new CheckpointStorageException("Cannot read checkpoint of job " + jobId + ": " + e.getMessage()
                     + " (" + path + ")", e);
         }
     }
 
-    private List<PipelineState> readAll(String jobId, List<LegacyCheckpointFiles.Name> names) {
+    /**
+     * Reads a checkpoint for a listing: a file whose bytes do not decode is skipped with a warning
+     * (as SeaTunnel does), and so is one deleted since the listing; a failure to read (I/O,
+     * authentication) is not a reason to pretend the checkpoint does not exist, so it is thrown.
+     */
+    private PipelineState readForListing(String jobId, LegacyCheckpointFiles.Name n) throws CheckpointStorageException {
+        try {
+            return readCheckpointFileIfReadable(jobId, n.fileName());
+        } catch (CheckpointStorageException e) {
+            if (e.getCause() instanceof SavepointCorruptedException) {
+                LOG.warn("Skipping undecodable checkpoint {} of job {} pipeline {}: {}", n.checkpointId(), jobId,
+                        n.pipelineId(), e.getMessage());
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private List<PipelineState> readAll(String jobId, List<LegacyCheckpointFiles.Name> names)
+            throws CheckpointStorageException {
         List<PipelineState> states = new ArrayList<>();
         for (LegacyCheckpointFiles.Name n : names) {
-            try {
-                states.add(readCheckpointFile(jobId, n.fileName()));
-            } catch (CheckpointStorageException e) {
-                LOG.warn("Skipping unreadable checkpoint file of job {}: {}", jobId, e.getMessage());
+            PipelineState state = readForListing(jobId, n);
+            if (state != null) {
+                states.add(state);
             }
         }
         return states;
@@ -262,8 +297,9 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
     }
 
     /**
-     * {@inheritDoc} A pipeline whose newest file cannot be read falls back to its newest readable
-     * one, with a warning naming the skipped file, rather than dropping out of the result.
+     * {@inheritDoc} A pipeline whose newest file does not decode falls back to its newest decodable
+     * one, with a warning naming the skipped file, rather than dropping out of the result; a failure
+     * to read (I/O, authentication) is thrown, never taken for "no checkpoint".
      */
     @Override
     public List<PipelineState> getLatestCheckpoint(String jobId) throws CheckpointStorageException {
@@ -281,15 +317,14 @@ public class FileSystemStorage implements CheckpointStorage, SavepointStorage {
         return latest;
     }
 
-    private PipelineState newestReadable(String jobId, List<LegacyCheckpointFiles.Name> names) {
+    private PipelineState newestReadable(String jobId, List<LegacyCheckpointFiles.Name> names)
+            throws CheckpointStorageException {
         List<LegacyCheckpointFiles.Name> newestFirst = new ArrayList<>(names);
         newestFirst.sort(Comparator.comparingLong(LegacyCheckpointFiles.Name::checkpointId).reversed());
         for (LegacyCheckpointFiles.Name n : newestFirst) {
-            try {
-                return readCheckpointFile(jobId, n.fileName());
-            } catch (CheckpointStorageException e) {
-                LOG.warn("Skipping unreadable checkpoint {} of job {} pipeline {}, trying an older one: {}",
-                        n.checkpointId(), jobId, n.pipelineId(), e.getMessage());
+            PipelineState state = readForListing(jobId, n);
+            if (state != null) {
+                return state;
             }
         }
         return null;
