@@ -1,14 +1,12 @@
 package io.keepsake.bench;
 
+import io.keepsake.storage.localfile.LocalFileSystem;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.CodeSource;
 import java.util.Optional;
 
@@ -24,6 +22,9 @@ import java.util.Optional;
  * <p>Stateless and thread-safe.
  */
 public final class BenchFiles {
+
+    /** The local backend's own primitives, whose recursive delete this reuses. */
+    private static final LocalFileSystem LOCAL = new LocalFileSystem();
 
     /** The system property that sets the base directory of the disk benchmarks. */
     public static final String DIRECTORY_PROPERTY = "keepsake.bench.dir";
@@ -83,26 +84,11 @@ public final class BenchFiles {
      * @throws UncheckedIOException when something cannot be deleted
      */
     public static void deleteRecursively(Path path) {
-        if (path == null || !Files.exists(path)) {
+        if (path == null) {
             return;
         }
         try {
-            Files.walkFileTree(path, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                    if (e != null && !(e instanceof NoSuchFileException)) {
-                        throw e;
-                    }
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            LOCAL.delete(path.toString(), true);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete benchmark files (" + path + ")", e);
         }
