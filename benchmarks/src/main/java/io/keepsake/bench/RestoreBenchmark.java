@@ -1,11 +1,11 @@
 package io.keepsake.bench;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.reader.SavepointRestorer;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
-import io.keepsake.storage.localfile.LocalFileStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -47,7 +47,7 @@ public class RestoreBenchmark {
 
     private List<CompletedCheckpoint> checkpoints;
     private Path trialDirectory;
-    private LocalFileStorage storage;
+    private KeepsakeStorage storage;
     private SavepointRestorer restorer;
 
     /** Writes the four pipelines once as a Keepsake savepoint and once as legacy checkpoint files. */
@@ -55,7 +55,7 @@ public class RestoreBenchmark {
     public void setUp() throws CheckpointStorageException {
         checkpoints = BenchStates.savepointPipelines();
         trialDirectory = BenchFiles.newTrialDirectory("restore");
-        storage = new LocalFileStorage(trialDirectory.resolve("checkpoints").toString(),
+        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), trialDirectory.resolve("checkpoints").toString(),
                 trialDirectory.resolve("savepoints").toString());
         List<Integer> pipelineIds = checkpoints.stream().map(CompletedCheckpoint::pipelineId).toList();
         try (SavepointSaveSession session = SavepointSaveSession.builder(storage, BenchStates.JOB, pipelineIds)

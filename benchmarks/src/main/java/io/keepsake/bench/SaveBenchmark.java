@@ -1,11 +1,11 @@
 package io.keepsake.bench;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.localfile.LocalFileStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,7 +51,7 @@ public class SaveBenchmark {
     private List<Integer> pipelineIds;
     private Path trialDirectory;
     private Path rawJobDirectory;
-    private LocalFileStorage storage;
+    private KeepsakeStorage storage;
     private long sequence;
     private String lastSavepointId;
 
@@ -61,7 +61,7 @@ public class SaveBenchmark {
         checkpoints = BenchStates.savepointPipelines();
         pipelineIds = checkpoints.stream().map(CompletedCheckpoint::pipelineId).toList();
         trialDirectory = BenchFiles.newTrialDirectory("save");
-        storage = new LocalFileStorage(trialDirectory.resolve("checkpoints").toString(),
+        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), trialDirectory.resolve("checkpoints").toString(),
                 trialDirectory.resolve("savepoints").toString());
         rawJobDirectory = trialDirectory.resolve("raw").resolve(BenchStates.JOB);
         try {
@@ -137,7 +137,7 @@ public class SaveBenchmark {
     }
 
     /** The storage the Keepsake and legacy SPI saves go to. */
-    LocalFileStorage storage() {
+    KeepsakeStorage storage() {
         return storage;
     }
 

@@ -80,6 +80,13 @@ public interface SavepointStorage {
     int deleteSavepoints(String jobId);
 
     /**
+     * What {@link #collectGarbage} with the same age would remove now, found without removing anything.
+     *
+     * @throws InvalidStorageArgumentException when the age is negative
+     */
+    List<GcCandidate> planGarbage(Duration olderThan);
+
+    /**
      * Removes staging attempts and never-completed savepoint directories older than {@code olderThan};
      * complete savepoints are never touched.
      */

@@ -1,16 +1,12 @@
 package io.keepsake.engine;
 
 import io.keepsake.storage.CheckpointStorage;
-import io.keepsake.storage.CheckpointStorageException;
-import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.wire.LegacyCheckpointCodec;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -49,22 +45,11 @@ public final class RetainedCheckpoints {
      * @throws SavepointStorageException  when a checkpoint cannot be read or the bundle committed
      */
     public static SavepointHandle retainLatest(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId) {
-        List<PipelineState> states;
-        try {
-            states = checkpoints.getLatestCheckpoint(jobId);
-        } catch (CheckpointStorageException e) {
-            throw new SavepointStorageException("Cannot read the latest checkpoints of job " + jobId + ": "
-                    + e.getMessage(), e);
-        }
-        if (states.isEmpty()) {
+        List<LegacyCheckpoints.Decoded> latest = LegacyCheckpoints.latest(checkpoints, jobId);
+        if (latest.isEmpty()) {
             throw new SavepointNotFoundException("Cannot retain the latest checkpoint of job " + jobId
                     + ": it has no completed checkpoint");
         }
-        List<CompletedCheckpoint> latest = new ArrayList<>();
-        for (PipelineState s : states) {
-            latest.add(LegacyCheckpointCodec.decodeCheckpoint(s.states(),
-                    "job " + jobId + " pipeline " + s.pipelineId() + " checkpoint " + s.checkpointId()));
-        }
-        return retain(savepoints, jobId, latest);
+        return retain(savepoints, jobId, latest.stream().map(LegacyCheckpoints.Decoded::checkpoint).toList());
     }
 }

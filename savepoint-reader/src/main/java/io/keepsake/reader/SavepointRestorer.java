@@ -1,17 +1,15 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.LegacyCheckpoints;
 import io.keepsake.storage.CheckpointStorage;
-import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.wire.LegacyCheckpointCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,22 +129,13 @@ public final class SavepointRestorer {
             throw new SavepointNotFoundException("Cannot restore job " + jobId + ": it has no savepoint under "
                     + savepoints.savepointRoot());
         }
-        List<PipelineState> states;
-        try {
-            states = checkpoints.getLatestCheckpoint(jobId);
-        } catch (CheckpointStorageException e) {
-            throw new SavepointStorageException("Cannot restore job " + jobId + " from legacy checkpoints: "
-                    + e.getMessage(), e);
-        }
-        if (states.isEmpty()) {
+        List<LegacyCheckpoints.Decoded> latest = LegacyCheckpoints.latest(checkpoints, jobId);
+        if (latest.isEmpty()) {
             throw new SavepointNotFoundException("Cannot restore job " + jobId + ": it has no savepoint under "
                     + savepoints.savepointRoot() + " and no checkpoint");
         }
         Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
-        for (PipelineState s : states) {
-            byPipeline.put(s.pipelineId(), LegacyCheckpointCodec.decodeCheckpoint(s.states(),
-                    "legacy checkpoint " + s.checkpointId() + " of job " + jobId + " pipeline " + s.pipelineId()));
-        }
+        latest.forEach(d -> byPipeline.put(d.pipelineId(), d.checkpoint()));
         String warning = "Job " + jobId + " has no savepoint bundle under " + savepoints.savepointRoot()
                 + "; restored from its latest legacy checkpoints (unversioned v0 format, no checksums) for pipelines "
                 + byPipeline.keySet();

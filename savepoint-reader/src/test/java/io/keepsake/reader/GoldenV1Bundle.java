@@ -1,9 +1,9 @@
 package io.keepsake.reader;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.localfile.LocalFileStorage;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,7 +48,7 @@ public final class GoldenV1Bundle {
             throw new IllegalStateException("Refusing to regenerate a golden fixture: " + root);
         }
         Path work = Files.createTempDirectory("golden");
-        try (LocalFileStorage storage = new LocalFileStorage(work.resolve("ns").toString(), root.toString())) {
+        try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), work.resolve("ns").toString(), root.toString())) {
             SavepointHandle h;
             try (SavepointSaveSession s = SavepointSaveSession.builder(storage, JOB, PIPELINES).savepointId(SAVEPOINT).open()) {
                 for (CompletedCheckpoint cp : expected().values()) {

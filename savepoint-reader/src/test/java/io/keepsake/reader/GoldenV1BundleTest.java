@@ -1,7 +1,7 @@
 package io.keepsake.reader;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.localfile.LocalFileStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +46,7 @@ class GoldenV1BundleTest {
     @Test
     void theCommittedVersion1BundleRestoresExactly() throws IOException {
         Path root = copyBundle();
-        try (LocalFileStorage storage = new LocalFileStorage(temp.resolve("ns").toString(), root.toString())) {
+        try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), root.toString())) {
             RestoredSavepoint r = new SavepointRestorer(storage, storage).latest(GoldenV1Bundle.JOB);
             assertThat(r.savepoint()).get().satisfies(h -> {
                 assertThat(h.savepointId()).isEqualTo(GoldenV1Bundle.SAVEPOINT);

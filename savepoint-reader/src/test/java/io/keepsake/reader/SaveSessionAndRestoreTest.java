@@ -1,5 +1,6 @@
 package io.keepsake.reader;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.RetainedCheckpoints;
@@ -16,8 +17,6 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.internal.MetadataCodec;
-import io.keepsake.storage.localfile.LocalFileStorage;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,12 +47,12 @@ class SaveSessionAndRestoreTest {
     @TempDir
     Path temp;
 
-    private LocalFileStorage storage;
+    private KeepsakeStorage storage;
     private SavepointRestorer restorer;
 
     @BeforeEach
     void open() {
-        storage = new LocalFileStorage(temp.resolve("ns").toString(), null);
+        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), null);
         restorer = new SavepointRestorer(storage, storage);
     }
 
@@ -62,7 +61,7 @@ class SaveSessionAndRestoreTest {
         storage.close();
     }
 
-    private SavepointHandle save(FileSystemStorage s, long job, SavepointKind kind, long checkpointId, int... pipelines) {
+    private SavepointHandle save(KeepsakeStorage s, long job, SavepointKind kind, long checkpointId, int... pipelines) {
         List<Integer> ids = new ArrayList<>();
         for (int p : pipelines) {
             ids.add(p);
@@ -255,7 +254,7 @@ class SaveSessionAndRestoreTest {
 
     @Test
     void periodicRetentionDeletesOnlyOldPeriodicSavepoints() throws Exception {
-        LocalFileStorage retaining = new LocalFileStorage(new io.keepsake.storage.localfile.LocalFileSystem(),
+        KeepsakeStorage retaining = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(),
                 temp.resolve("ns2").toString(), null, 2);
         SavepointHandle manual = save(retaining, 70, SavepointKind.MANUAL, 1, 1);
         List<SavepointHandle> periodic = new ArrayList<>();

@@ -1,11 +1,11 @@
 package io.keepsake.reader;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.fixtures.Fixtures;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
-import io.keepsake.storage.localfile.LocalFileStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class SeaTunnelLegacyRestoreTest {
     void everyLegacyJobIsListedReadAndRestored() throws Exception {
         Path namespace = temp.resolve("ns");
         assertThat(Fixtures.legacyV0Jobs()).hasSize(3);
-        try (LocalFileStorage storage = new LocalFileStorage(namespace.toString(), null)) {
+        try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), namespace.toString(), null)) {
             SavepointRestorer restorer = new SavepointRestorer(storage, storage);
             for (String job : Fixtures.legacyV0Jobs()) {
                 Fixtures.copyLegacyJob(job, namespace);
@@ -63,7 +63,7 @@ class SeaTunnelLegacyRestoreTest {
     @Test
     void checkpointsWeStoreAreTheBytesSeaTunnelWrites() throws Exception {
         Path namespace = temp.resolve("ns");
-        try (LocalFileStorage storage = new LocalFileStorage(namespace.toString(), null)) {
+        try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), namespace.toString(), null)) {
             for (String job : Fixtures.legacyV0Jobs()) {
                 for (String file : Fixtures.legacyV0Files(job)) {
                     byte[] original = Fixtures.legacyV0File(job, file);

@@ -1,11 +1,10 @@
 package io.keepsake.tool;
 
+import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.SavepointStorage;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.tool.internal.Durations;
 import io.keepsake.tool.internal.Formats;
-import io.keepsake.tool.internal.GcPlan;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,16 +37,12 @@ public final class GcCommand extends StorageCommand {
         SavepointStorage savepoints = storage.savepoints();
         PrintWriter out = out();
         if (dryRun) {
-            if (!(savepoints instanceof FileSystemStorage fss)) {
-                throw new ToolUsageException("Cannot do a dry run on backend '" + storage.backend() + "': its storage ("
-                        + savepoints.getClass().getName() + ") does not expose its file system; run without --dry-run");
-            }
-            List<GcPlan.Candidate> candidates = GcPlan.candidates(fss, olderThan);
+            List<GcCandidate> candidates = savepoints.planGarbage(olderThan);
             out.println("Dry run: would remove " + candidates.size() + " director" + (candidates.size() == 1 ? "y" : "ies")
                     + " older than " + olderThan + " under " + savepoints.savepointRoot() + "; nothing was removed");
             if (!candidates.isEmpty()) {
                 TextTable table = new TextTable("JOB", "WHAT", "MODIFIED", "PATH");
-                for (GcPlan.Candidate c : candidates) {
+                for (GcCandidate c : candidates) {
                     table.row(c.jobId(), c.what(), Formats.time(c.modificationTime()), c.path());
                 }
                 table.print(out, "  ");

@@ -26,6 +26,11 @@ public final class LegacyCheckpointFiles {
                 + checkpointId + ".ser";
     }
 
+    /** The hidden name a checkpoint file is written under before it is renamed into place. */
+    public static String tempName(String fileName) {
+        return "." + fileName + ".tmp";
+    }
+
     /** Parses a checkpoint file name; empty for any other file (temporary files start with a dot). */
     public static Optional<Name> parse(String fileName) {
         Matcher m = NAME.matcher(fileName);

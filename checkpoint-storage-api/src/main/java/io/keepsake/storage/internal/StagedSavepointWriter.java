@@ -11,7 +11,6 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -60,23 +59,23 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final String workDir;
     private final String attemptId;
     private final boolean renameMode;
-    private final Set<String> openAttempts;
+    private final InFlightAttempts openAttempts;
     private final List<ManifestEntry> entries = new ArrayList<>();
     private final Set<Integer> pipelines = new HashSet<>();
     private final List<String> writtenFiles = new ArrayList<>();
     private int openStreams;
     private State state = State.OPEN;
 
-    private StagedSavepointWriter(StorageFileSystem fs, SavepointRequest request, String jobDir, String target,
-                                  String attemptId, boolean renameMode, Set<String> openAttempts) {
-        this.fs = fs;
+    private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
+                                  InFlightAttempts openAttempts) {
+        this.fs = layout.fileSystem();
         this.request = request;
-        this.jobDir = jobDir;
-        this.target = target;
+        this.jobDir = layout.savepointJobDir(request.jobId());
+        this.target = layout.savepointDir(request.jobId(), request.savepointId());
         this.attemptId = attemptId;
-        this.renameMode = renameMode;
+        this.renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
         this.openAttempts = openAttempts;
-        this.workDir = renameMode ? fs.child(fs.child(jobDir, FileSystemStorage.STAGING_DIR), attemptId) : target;
+        this.workDir = renameMode ? fs.child(layout.stagingDir(request.jobId()), attemptId) : target;
     }
 
     /**
@@ -84,14 +83,13 @@ public final class StagedSavepointWriter implements SavepointWriter {
      *
      * @throws SavepointStorageException when the staging area cannot be created
      */
-    public static StagedSavepointWriter begin(StorageFileSystem fs, SavepointRequest request, String jobDir,
-                                              String target, Set<String> openAttempts) {
+    public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
+                                              InFlightAttempts openAttempts) {
         String attemptId = request.savepointId() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong());
-        boolean renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
-        StagedSavepointWriter w = new StagedSavepointWriter(fs, request, jobDir, target, attemptId, renameMode, openAttempts);
+        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, openAttempts);
         openAttempts.add(w.workDir);
         try {
-            fs.mkdirs(w.workDir);
+            w.fs.mkdirs(w.workDir);
         } catch (IOException | RuntimeException e) {
             openAttempts.remove(w.workDir);
             w.state = State.ABORTED;
@@ -106,11 +104,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
     @Override
     public SavepointRequest request() {
         return request;
-    }
-
-    /** Where payloads are being written before publication. */
-    public String workDirectory() {
-        return workDir;
     }
 
     @Override
@@ -337,28 +330,40 @@ public final class StagedSavepointWriter implements SavepointWriter {
 
         @Override
         public void write(int b) throws IOException {
-            guard(() -> hashing.write(b));
+            requireNotClosed();
+            try {
+                hashing.write(b);
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw e;
+            }
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            guard(() -> hashing.write(b, off, len));
+            requireNotClosed();
+            try {
+                hashing.write(b, off, len);
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw e;
+            }
         }
 
         @Override
         public void flush() throws IOException {
-            guard(hashing::flush);
-        }
-
-        private void guard(IoAction action) throws IOException {
-            if (closed) {
-                throw new IOException("Payload stream is closed (" + path + ")");
-            }
+            requireNotClosed();
             try {
-                action.run();
+                hashing.flush();
             } catch (IOException | RuntimeException e) {
                 failed = true;
                 throw e;
+            }
+        }
+
+        private void requireNotClosed() throws IOException {
+            if (closed) {
+                throw new IOException("Payload stream is closed (" + path + ")");
             }
         }
 
@@ -389,10 +394,5 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 payloadClosed(entry);
             }
         }
-    }
-
-    @FunctionalInterface
-    private interface IoAction {
-        void run() throws IOException;
     }
 }

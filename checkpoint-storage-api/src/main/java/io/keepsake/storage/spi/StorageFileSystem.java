@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The small file-system primitive SPI a backend supplies; the commit protocol, validation and
- * checksums are written once on top of it ({@link FileSystemStorage}). Paths are strings in the
+ * checksums are written once on top of it ({@link io.keepsake.storage.KeepsakeStorage#open}). Paths are strings in the
  * backend's syntax with {@code /} separators; the protocol only ever joins validated names onto
  * configured roots with {@link #child}. Native errors are translated to {@link IOException}s that
  * name the path: {@link java.nio.file.FileAlreadyExistsException} when a must-create or rename
@@ -61,6 +61,19 @@ public interface StorageFileSystem extends Closeable {
 
     /** Normalises a configured root and checks that it is absolute, without {@code .} or {@code ..} segments. */
     String normalizeRoot(String root);
+
+    /**
+     * Forces a local directory's entries to disk (POSIX {@code fsync} on the directory), for
+     * backends whose files live on the local disk.
+     *
+     * @throws IOException when the directory cannot be opened or forced
+     */
+    static void fsyncLocalDirectory(java.nio.file.Path directory) throws IOException {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(directory,
+                java.nio.file.StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
 
     /** Releases handles; the default does nothing. */
     @Override

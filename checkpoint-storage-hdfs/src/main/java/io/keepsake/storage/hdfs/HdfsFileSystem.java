@@ -157,6 +157,11 @@ public final class HdfsFileSystem implements StorageFileSystem {
         return URI.create(scheme + "://" + authority + "/");
     }
 
+    /** The identity every call runs as, or null for the current user. */
+    UserGroupInformation user() {
+        return user;
+    }
+
     /** A copy of the Hadoop configuration this file system was opened with. */
     public Configuration hadoopConfiguration() {
         return new Configuration(configuration);
@@ -395,10 +400,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
         if (local == null) {
             return;
         }
-        File dir = local.pathToFile(path(directory));
-        try (FileChannel channel = FileChannel.open(dir.toPath(), StandardOpenOption.READ)) {
-            channel.force(true);
-        }
+        StorageFileSystem.fsyncLocalDirectory(local.pathToFile(path(directory)).toPath());
     }
 
     /** Atomic directory rename on HDFS; directory sync on the local disk; nothing on other file systems. */

@@ -1,19 +1,21 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.storage.CheckpointStorageException;
-import io.keepsake.storage.CheckpointStorageFactory;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.hdfs.internal.HdfsSettings;
+import io.keepsake.storage.spi.FileSystemStorageFactory;
+import io.keepsake.storage.spi.StorageFileSystem;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.Map;
 
 /**
- * Creates {@link HdfsStorage} from the keys SeaTunnel users already write for its {@code hdfs}
+ * Checkpoints and savepoints on a Hadoop file system (factory id {@code hdfs}): a
+ * {@link KeepsakeStorage} over {@link HdfsFileSystem}, configured by the keys SeaTunnel users already write for its {@code hdfs}
  * checkpoint storage plugin:
  * <ul>
  *   <li>{@code namespace} (required), {@code savepoint.path}, {@code savepoint.periodic.max-retained};</li>
@@ -34,52 +36,64 @@ import java.util.Map;
  * short timeouts, so a wrong address or a silent NameNode fails in seconds, naming
  * {@code fs.defaultFS} and the address. Thread-safe and stateless.
  */
-public final class HdfsStorageFactory implements CheckpointStorageFactory {
+public final class HdfsStorageFactory extends FileSystemStorageFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(HdfsStorageFactory.class);
 
     /** The id users put in their configuration. */
     public static final String IDENTIFIER = "hdfs";
 
-    @Override
-    public String factoryIdentifier() {
-        return IDENTIFIER;
+    /** The factory {@link java.util.ServiceLoader} instantiates. */
+    public HdfsStorageFactory() {
+        super(IDENTIFIER, HdfsSettings.KEYS, HdfsSettings.PREFIXES, HdfsSettings.STORAGE_TYPES);
     }
 
     /**
-     * Creates a storage, logging in to Kerberos and creating the roots when needed.
+     * Logs in to Kerberos when configured and opens the file system; checks both roots' syntax,
+     * naming the key of a bad one.
      *
      * @throws InvalidStorageArgumentException when a key is unknown, missing, malformed or belongs to another type
-     * @throws CheckpointStorageException     when the login fails or the file system cannot be reached or written
+     * @throws CheckpointStorageException     when the login fails or the file system cannot be opened
      */
     @Override
-    public HdfsStorage create(Map<String, String> configuration) throws CheckpointStorageException {
-        StorageOptions options = StorageOptions.parse(configuration, IDENTIFIER, HdfsSettings.KEYS,
-                HdfsSettings.PREFIXES, HdfsSettings.STORAGE_TYPES);
+    protected StorageFileSystem openFileSystem(StorageOptions options) throws CheckpointStorageException {
         HdfsSettings settings = HdfsSettings.from(options);
         UserGroupInformation user = settings.login();
-
         HdfsFileSystem fs = open(settings, settings.configuration(), user);
-        HdfsStorage storage;
         try {
             requireRoot(fs, options.namespace(), StorageOptions.NAMESPACE);
             if (options.savepointPath() != null) {
                 requireRoot(fs, options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
             }
-            storage = new HdfsStorage(fs, options.namespace(), options.savepointPath(), options.periodicMaxRetained());
         } catch (RuntimeException e) {
             closeQuietly(fs, e);
             throw e;
         }
-        try {
-            createRoots(settings, user, storage);
-        } catch (CheckpointStorageException | RuntimeException e) {
-            storage.close();
-            throw e;
+        return fs;
+    }
+
+    /** Creates both roots through a short-timeout client: the reachability and permission check. */
+    @Override
+    protected void prepareRoots(StorageOptions options, StorageFileSystem fileSystem, KeepsakeStorage storage)
+            throws CheckpointStorageException {
+        HdfsSettings settings = HdfsSettings.from(options);
+        UserGroupInformation user = ((HdfsFileSystem) fileSystem).user();
+        try (HdfsFileSystem probe = open(settings, settings.probeConfiguration(), user)) {
+            String current = storage.namespace();
+            try {
+                probe.mkdirs(current);
+                current = storage.savepointRoot();
+                probe.mkdirs(current);
+            } catch (IOException e) {
+                throw new CheckpointStorageException("Cannot reach or write " + settings.storageType() + " storage at "
+                        + settings.fileSystemUri() + " (" + HdfsSettings.FS_DEFAULT + "): creating " + current
+                        + " failed: " + e.getMessage(), e);
+            }
+        } catch (IOException e) {
+            LOG.debug("Closing the probe client of {} failed", settings.fileSystemUri(), e);
         }
         LOG.info("Opened {} storage at {}: checkpoints in {}, savepoints in {}", settings.storageType(),
                 settings.fileSystemUri(), storage.namespace(), storage.savepointRoot());
-        return storage;
     }
 
     private static HdfsFileSystem open(HdfsSettings settings, org.apache.hadoop.conf.Configuration conf,
@@ -107,25 +121,6 @@ public final class HdfsStorageFactory implements CheckpointStorageFactory {
         } catch (InvalidStorageArgumentException e) {
             throw new InvalidStorageArgumentException(e.getMessage().replaceFirst("^Cannot use storage root",
                     "Cannot use storage root " + key));
-        }
-    }
-
-    /** Creates both roots through a short-timeout client: the reachability and permission check. */
-    private static void createRoots(HdfsSettings settings, UserGroupInformation user, HdfsStorage storage)
-            throws CheckpointStorageException {
-        try (HdfsFileSystem probe = open(settings, settings.probeConfiguration(), user)) {
-            String current = storage.namespace();
-            try {
-                probe.mkdirs(current);
-                current = storage.savepointRoot();
-                probe.mkdirs(current);
-            } catch (IOException e) {
-                throw new CheckpointStorageException("Cannot reach or write " + settings.storageType() + " storage at "
-                        + settings.fileSystemUri() + " (" + HdfsSettings.FS_DEFAULT + "): creating " + current
-                        + " failed: " + e.getMessage(), e);
-            }
-        } catch (IOException e) {
-            LOG.debug("Closing the probe client of {} failed", settings.fileSystemUri(), e);
         }
     }
 

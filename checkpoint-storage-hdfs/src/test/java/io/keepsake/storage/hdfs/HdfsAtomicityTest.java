@@ -1,12 +1,12 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FileStatus;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -50,7 +50,7 @@ class HdfsAtomicityTest {
     private static HdfsFileSystem fs;
 
     private String namespace;
-    private FileSystemStorage storage;
+    private KeepsakeStorage storage;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -82,9 +82,9 @@ class HdfsAtomicityTest {
     }
 
     /** A storage over the shared client that does not close it. */
-    private FileSystemStorage storage() {
+    private KeepsakeStorage storage() {
         if (storage == null) {
-            storage = new HdfsStorage(new ForwardingFileSystem(fs), fs.hadoopConfiguration(), namespace, null, 0);
+            storage = KeepsakeStorage.open(new ForwardingFileSystem(fs), namespace, null, 0);
         }
         return storage;
     }
@@ -95,7 +95,7 @@ class HdfsAtomicityTest {
         return b;
     }
 
-    private static SavepointHandle commit(FileSystemStorage s, String jobId, String savepointId, byte[] payload) {
+    private static SavepointHandle commit(KeepsakeStorage s, String jobId, String savepointId, byte[] payload) {
         try (SavepointWriter w = s.beginSavepoint(SavepointRequest.of(jobId, savepointId, SavepointKind.MANUAL, "test"))) {
             try (OutputStream out = w.openPayload(1, 1)) {
                 out.write(payload);
@@ -140,7 +140,7 @@ class HdfsAtomicityTest {
     void renameOntoAnExistingSavepointFailsAndLeavesItUntouched() throws Exception {
         SavepointHandle existing = commit(storage(), "1001", "sp-1", bytes(1, 5_000));
         List<String> before = tree(existing.location());
-        String staged = fs.child(fs.child(storage().savepointJobDir("1001"), ".staging"), "intruder");
+        String staged = fs.child(fs.child((storage().savepointRoot() + "/" + "1001"), ".staging"), "intruder");
         write(fs, fs.child(staged, "_metadata.ser"), bytes(2, 100));
         write(fs, fs.child(staged, "pipeline-1.wire"), bytes(3, 100));
 
@@ -227,18 +227,18 @@ class HdfsAtomicityTest {
     @Test
     void racingCommitsOfOneSavepointFromSeparateClientsLeaveExactlyOneWinner() throws Exception {
         int racers = 3;
-        List<FileSystemStorage> storages = new ArrayList<>();
+        List<KeepsakeStorage> storages = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(racers);
         try {
             for (int i = 0; i < racers; i++) {
-                storages.add(new HdfsStorage(hdfs.newFileSystem(), namespace, null));
+                storages.add(KeepsakeStorage.open(hdfs.newFileSystem(), namespace, null));
             }
             for (int round = 0; round < 4; round++) {
                 String id = "sp-race-" + round;
                 CyclicBarrier ready = new CyclicBarrier(racers);
                 List<Future<Integer>> outcomes = new ArrayList<>();
                 for (int i = 0; i < racers; i++) {
-                    FileSystemStorage s = storages.get(i);
+                    KeepsakeStorage s = storages.get(i);
                     int racer = i;
                     Callable<Integer> race = () -> {
                         try (SavepointWriter w = s.beginSavepoint(
@@ -267,10 +267,10 @@ class HdfsAtomicityTest {
             }
             assertThat(storage().listSavepoints("1001")).hasSize(4);
             assertThat(storage().collectGarbage(Duration.ZERO).deleted()).isEmpty();
-            assertThat(fs.list(fs.child(storage().savepointJobDir("1001"), ".staging"))).isEmpty();
+            assertThat(fs.list(fs.child((storage().savepointRoot() + "/" + "1001"), ".staging"))).isEmpty();
         } finally {
             pool.shutdownNow();
-            for (FileSystemStorage s : storages) {
+            for (KeepsakeStorage s : storages) {
                 s.close();
             }
         }
@@ -283,13 +283,13 @@ class HdfsAtomicityTest {
         su.mkdirs(new org.apache.hadoop.fs.Path(shared));
         su.setPermission(new org.apache.hadoop.fs.Path(shared), new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
         UserGroupInformation alice = UserGroupInformation.createRemoteUser("alice");
-        try (FileSystemStorage s = new HdfsStorage(new HdfsFileSystem(hdfs.clientConfiguration(), alice),
+        try (KeepsakeStorage s = KeepsakeStorage.open(new HdfsFileSystem(hdfs.clientConfiguration(), alice),
                 fs.child(shared, "ns"), null)) {
             String name = s.storeCheckPoint(new io.keepsake.storage.PipelineState("1001", 1, 1, bytes(8, 10)));
             commit(s, "1001", "sp-1", bytes(9, 10));
             assertThat(su.getFileStatus(new org.apache.hadoop.fs.Path(fs.child(fs.child(fs.child(shared, "ns"), "1001"), name)))
                     .getOwner()).isEqualTo("alice");
-            assertThat(su.getFileStatus(new org.apache.hadoop.fs.Path(s.savepointDir("1001", "sp-1"))).getOwner())
+            assertThat(su.getFileStatus(new org.apache.hadoop.fs.Path((s.savepointRoot() + "/" + "1001" + "/" + "sp-1"))).getOwner())
                     .isEqualTo("alice");
         }
     }
@@ -335,9 +335,9 @@ class HdfsAtomicityTest {
 
     @Test
     void theStorageHandsOutCopiesOfItsHadoopConfiguration() throws Exception {
-        try (HdfsStorage s = new HdfsStorage(hdfs.newFileSystem(), namespace, null)) {
-            s.hadoopConfiguration().set("fs.defaultFS", "file:///");
-            assertThat(s.hadoopConfiguration().get("fs.defaultFS")).isEqualTo(hdfs.uri().toString());
+        try (KeepsakeStorage s = KeepsakeStorage.open(hdfs.newFileSystem(), namespace, null)) {
+            HdfsStorages.hadoopConfiguration(s).set("fs.defaultFS", "file:///");
+            assertThat(HdfsStorages.hadoopConfiguration(s).get("fs.defaultFS")).isEqualTo(hdfs.uri().toString());
         }
     }
 }

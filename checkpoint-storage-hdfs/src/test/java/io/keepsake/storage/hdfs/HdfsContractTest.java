@@ -1,7 +1,6 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,10 +35,5 @@ class HdfsContractTest extends StorageFaultContractTest {
     @Override
     protected String newBaseDirectory() {
         return fs.normalizeRoot(hdfs.freshDirectory("/tck"));
-    }
-
-    @Override
-    protected FileSystemStorage open(StorageFileSystem wrapped, String namespace, String savepointRoot) {
-        return new HdfsStorage(wrapped, fs.hadoopConfiguration(), namespace, savepointRoot, 0);
     }
 }

@@ -1,5 +1,6 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointKind;
@@ -127,7 +128,7 @@ class HdfsKerberosTest {
     @Test
     void storesCheckpointsAndSavepointsWithEveryCallRunAsThePrincipal() throws Exception {
         PipelineState state = new PipelineState(JOB, 1, 7, new byte[] {1, 2, 3});
-        try (HdfsStorage storage = factory.create(kerberos(principal, keytab))) {
+        try (KeepsakeStorage storage = factory.create(kerberos(principal, keytab))) {
             assertThat(UserGroupInformation.isSecurityEnabled())
                     .as("the principal alone switches Hadoop to Kerberos").isTrue();
             assertThat(storage.namespace()).isEqualTo("file://" + temp.resolve("ns"));
@@ -196,7 +197,7 @@ class HdfsKerberosTest {
     @Test
     void renewsTheTicketFromTheKeytabBeforeItExpires() throws Exception {
         PipelineState state = new PipelineState(JOB, 1, 7, new byte[] {1, 2, 3});
-        try (HdfsStorage storage = factory.create(kerberos(principal, keytab))) {
+        try (KeepsakeStorage storage = factory.create(kerberos(principal, keytab))) {
             storage.storeCheckPoint(state);
             Calls calls = RecordingLocalFileSystem.CALLS;
             KerberosTicket first = calls.lastTicket();
@@ -227,7 +228,7 @@ class HdfsKerberosTest {
         java.nio.file.Path ownKeytab = java.nio.file.Files.copy(keytab, temp.resolve("keepsake.keytab"));
         java.nio.file.Path away = temp.resolve("keepsake.keytab.away");
         PipelineState state = new PipelineState(JOB, 1, 7, new byte[] {1, 2, 3});
-        try (HdfsStorage storage = factory.create(kerberos(principal, ownKeytab))) {
+        try (KeepsakeStorage storage = factory.create(kerberos(principal, ownKeytab))) {
             storage.storeCheckPoint(state);
             KerberosTicket first = RecordingLocalFileSystem.CALLS.lastTicket();
             java.nio.file.Files.move(ownKeytab, away);
@@ -258,7 +259,7 @@ class HdfsKerberosTest {
         }
     }
 
-    private static void readBack(HdfsStorage storage, PipelineState expected) throws CheckpointStorageException {
+    private static void readBack(KeepsakeStorage storage, PipelineState expected) throws CheckpointStorageException {
         List<PipelineState> latest = storage.getLatestCheckpoint(JOB);
         if (!latest.equals(List.of(expected))) {
             fail("read back " + latest + " instead of " + expected);

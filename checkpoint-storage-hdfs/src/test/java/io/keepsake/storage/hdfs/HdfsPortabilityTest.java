@@ -1,5 +1,6 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.fixtures.Fixtures;
 import io.keepsake.fixtures.faults.ForwardingFileSystem;
 import io.keepsake.storage.PipelineState;
@@ -9,8 +10,6 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
-import io.keepsake.storage.localfile.LocalFileStorage;
-import io.keepsake.storage.spi.FileSystemStorage;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -47,7 +46,7 @@ class HdfsPortabilityTest {
     @TempDir
     java.nio.file.Path temp;
 
-    private FileSystemStorage onHdfs;
+    private KeepsakeStorage onHdfs;
     private String hdfsNamespace;
 
     @BeforeAll
@@ -75,7 +74,7 @@ class HdfsPortabilityTest {
     @BeforeEach
     void openStorageOnHdfs() {
         hdfsNamespace = fs.normalizeRoot(hdfs.freshDirectory("/portability"));
-        onHdfs = new HdfsStorage(new ForwardingFileSystem(fs), fs.hadoopConfiguration(), hdfsNamespace, null, 0);
+        onHdfs = KeepsakeStorage.open(new ForwardingFileSystem(fs), hdfsNamespace, null, 0);
     }
 
     @AfterEach
@@ -97,7 +96,7 @@ class HdfsPortabilityTest {
         return m;
     }
 
-    private static SavepointHandle commit(FileSystemStorage s, String jobId, String savepointId) {
+    private static SavepointHandle commit(KeepsakeStorage s, String jobId, String savepointId) {
         try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(jobId, savepointId, SavepointKind.MANUAL, "test",
                 "test-payload", 1_000L, Map.of("written-on", s.savepointRoot())))) {
             for (Map.Entry<Integer, byte[]> p : payloads().entrySet()) {
@@ -122,19 +121,19 @@ class HdfsPortabilityTest {
     void aSavepointWrittenOnALocalDiskReadsOnHdfsAfterCopyingItsDirectory() throws Exception {
         SavepointContent original;
         java.nio.file.Path localDir;
-        try (LocalFileStorage local = new LocalFileStorage(temp.resolve("ns").toString(), null)) {
+        try (KeepsakeStorage local = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), null)) {
             SavepointHandle h = commit(local, "1001", "sp-local");
             original = local.readSavepoint("1001", "sp-local");
             localDir = java.nio.file.Path.of(h.location());
         }
         FileSystem su = hdfs.superuser();
-        Path hdfsJobDir = new Path(onHdfs.savepointJobDir("1001"));
+        Path hdfsJobDir = new Path((onHdfs.savepointRoot() + "/" + "1001"));
         su.mkdirs(hdfsJobDir);
         su.copyFromLocalFile(new Path(localDir.toUri()), hdfsJobDir);
 
         assertThat(onHdfs.listSavepoints("1001")).extracting(SavepointHandle::savepointId).containsExactly("sp-local");
         SavepointContent read = onHdfs.readSavepoint("1001", "sp-local");
-        assertThat(read.handle().location()).isEqualTo(onHdfs.savepointDir("1001", "sp-local")).startsWith("hdfs://");
+        assertThat(read.handle().location()).isEqualTo((onHdfs.savepointRoot() + "/" + "1001" + "/" + "sp-local")).startsWith("hdfs://");
         assertSameSavepoint(read, original);
     }
 
@@ -146,7 +145,7 @@ class HdfsPortabilityTest {
         java.nio.file.Files.createDirectories(localJobDir);
         hdfs.superuser().copyToLocalFile(false, new Path(h.location()), new Path(localJobDir.toUri()), true);
 
-        try (LocalFileStorage local = new LocalFileStorage(temp.resolve("ns").toString(), null)) {
+        try (KeepsakeStorage local = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), null)) {
             assertThat(local.listSavepoints("1001")).extracting(SavepointHandle::savepointId).containsExactly("sp-hdfs");
             assertSameSavepoint(local.readSavepoint("1001", "sp-hdfs"), original);
         }
@@ -159,8 +158,7 @@ class HdfsPortabilityTest {
         java.nio.file.Path localNamespace = temp.resolve("legacy");
         FileSystem su = hdfs.superuser();
         su.mkdirs(new Path(hdfsNamespace));
-        try (FileSystemStorage onDisk = new HdfsStorage(new ForwardingFileSystem(localFs), localFs.hadoopConfiguration(),
-                localFs.normalizeRoot(localNamespace.toString()), null, 0)) {
+        try (KeepsakeStorage onDisk = KeepsakeStorage.open(new ForwardingFileSystem(localFs), localFs.normalizeRoot(localNamespace.toString()), null, 0)) {
             for (String job : jobs) {
                 java.nio.file.Path localJob = Fixtures.copyLegacyJob(job, localNamespace);
                 su.copyFromLocalFile(new Path(localJob.toUri()), new Path(hdfsNamespace));

@@ -1,7 +1,6 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
@@ -47,10 +46,5 @@ class HdfsRawLocalContractTest extends StorageFaultContractTest {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    @Override
-    protected FileSystemStorage open(StorageFileSystem wrapped, String namespace, String savepointRoot) {
-        return new HdfsStorage(wrapped, fs.hadoopConfiguration(), namespace, savepointRoot, 0);
     }
 }

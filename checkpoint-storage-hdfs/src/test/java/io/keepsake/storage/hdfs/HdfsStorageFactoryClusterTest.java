@@ -1,5 +1,6 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.InvalidStorageArgumentException;
@@ -62,7 +63,7 @@ class HdfsStorageFactoryClusterTest {
         return new Path(qualified).toUri().getPath();
     }
 
-    private short replicationOfCheckpoint(HdfsStorage storage, String job) throws Exception {
+    private short replicationOfCheckpoint(KeepsakeStorage storage, String job) throws Exception {
         String name = storage.storeCheckPoint(new PipelineState(job, 1, 1, new byte[] {1, 2, 3}));
         FileSystem su = hdfs.superuser();
         return su.getFileStatus(new Path(storage.namespace() + "/" + job + "/" + name)).getReplication();
@@ -74,7 +75,7 @@ class HdfsStorageFactoryClusterTest {
         String sp = "/factory-" + System.nanoTime() + "/savepoints";
         try (CheckpointStorage storage = CheckpointStorageFactories.find("hdfs")
                 .create(keys(ns, "savepoint.path", sp, "savepoint.periodic.max-retained", "3"))) {
-            HdfsStorage hdfsStorage = (HdfsStorage) storage;
+            KeepsakeStorage hdfsStorage = (KeepsakeStorage) storage;
             assertThat(hdfsStorage.namespace()).isEqualTo(hdfs.uri() + ns.substring(0, ns.length() - 1));
             assertThat(hdfsStorage.savepointRoot()).isEqualTo(hdfs.uri() + sp);
             assertThat(hdfsStorage.periodicMaxRetained()).isEqualTo(3);
@@ -99,13 +100,13 @@ class HdfsStorageFactoryClusterTest {
 
     @Test
     void storagesWithDifferentSettingsInOneProcessWriteWithTheirOwn() throws Exception {
-        try (HdfsStorage twice = factory.create(keys("/replication/two", "seatunnel.hadoop.dfs.replication", "2"))) {
-            HdfsStorage once = factory.create(keys("/replication/one", "seatunnel.hadoop.dfs.replication", "1"));
+        try (KeepsakeStorage twice = factory.create(keys("/replication/two", "seatunnel.hadoop.dfs.replication", "2"))) {
+            KeepsakeStorage once = factory.create(keys("/replication/one", "seatunnel.hadoop.dfs.replication", "1"));
             try {
                 assertThat(replicationOfCheckpoint(once, "1001")).isEqualTo((short) 1);
                 assertThat(replicationOfCheckpoint(twice, "1001")).isEqualTo((short) 2);
-                assertThat(once.hadoopConfiguration().get("dfs.replication")).isEqualTo("1");
-                assertThat(twice.hadoopConfiguration().get("dfs.replication")).isEqualTo("2");
+                assertThat(HdfsStorages.hadoopConfiguration(once).get("dfs.replication")).isEqualTo("1");
+                assertThat(HdfsStorages.hadoopConfiguration(twice).get("dfs.replication")).isEqualTo("2");
             } finally {
                 once.close();
             }
@@ -125,16 +126,16 @@ class HdfsStorageFactoryClusterTest {
                   <property><name>keepsake.from.site</name><value>yes</value></property>
                 </configuration>
                 """, StandardCharsets.UTF_8);
-        try (HdfsStorage storage = factory.create(keys("/site/ns", "hdfs_site_path", site.toString()))) {
-            assertThat(storage.hadoopConfiguration().get("keepsake.from.site")).isEqualTo("yes");
-            assertThat(storage.hadoopConfiguration().get("fs.defaultFS")).isEqualTo(hdfs.uri().toString());
+        try (KeepsakeStorage storage = factory.create(keys("/site/ns", "hdfs_site_path", site.toString()))) {
+            assertThat(HdfsStorages.hadoopConfiguration(storage).get("keepsake.from.site")).isEqualTo("yes");
+            assertThat(HdfsStorages.hadoopConfiguration(storage).get("fs.defaultFS")).isEqualTo(hdfs.uri().toString());
             assertThat(replicationOfCheckpoint(storage, "1001")).isEqualTo((short) 2);
         }
     }
 
     @Test
     void aQualifiedNamespaceMustNameThisCluster() throws Exception {
-        try (HdfsStorage storage = factory.create(keys(hdfs.uri() + "/qualified/ns"))) {
+        try (KeepsakeStorage storage = factory.create(keys(hdfs.uri() + "/qualified/ns"))) {
             assertThat(path(storage.namespace())).isEqualTo("/qualified/ns");
         }
         assertThatThrownBy(() -> factory.create(keys("hdfs://elsewhere:8020/ns")))

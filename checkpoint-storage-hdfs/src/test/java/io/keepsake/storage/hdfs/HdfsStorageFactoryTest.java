@@ -1,5 +1,6 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.CheckpointStorageFactories;
@@ -75,7 +76,7 @@ class HdfsStorageFactoryTest {
 
     @Test
     void localStorageTypeStoresAndPublishesThroughTheRawLocalFileSystem() throws Exception {
-        try (HdfsStorage storage = factory.create(local())) {
+        try (KeepsakeStorage storage = factory.create(local())) {
             assertThat(storage.namespace()).isEqualTo("file://" + temp.resolve("ns"));
             PipelineState state = new PipelineState("1001", 1, 7, new byte[] {1, 2, 3});
             storage.storeCheckPoint(state);
@@ -126,22 +127,22 @@ class HdfsStorageFactoryTest {
 
     @Test
     void hadoopKeysArePassedThroughWithThePrefixStripped() throws Exception {
-        try (HdfsStorage storage = factory.create(local("seatunnel.hadoop.dfs.replication", "1",
+        try (KeepsakeStorage storage = factory.create(local("seatunnel.hadoop.dfs.replication", "1",
                 "seatunnel.hadoop.io.file.buffer.size", "8192"))) {
-            assertThat(storage.hadoopConfiguration().get("dfs.replication")).isEqualTo("1");
-            assertThat(storage.hadoopConfiguration().get("io.file.buffer.size")).isEqualTo("8192");
-            assertThat(storage.hadoopConfiguration().get("seatunnel.hadoop.dfs.replication")).isNull();
+            assertThat(HdfsStorages.hadoopConfiguration(storage).get("dfs.replication")).isEqualTo("1");
+            assertThat(HdfsStorages.hadoopConfiguration(storage).get("io.file.buffer.size")).isEqualTo("8192");
+            assertThat(HdfsStorages.hadoopConfiguration(storage).get("seatunnel.hadoop.dfs.replication")).isNull();
         }
     }
 
     @Test
     void twoStoragesInOneProcessKeepTheirOwnSettings() throws Exception {
-        try (HdfsStorage a = factory.create(local("seatunnel.hadoop.keepsake.marker", "a"));
-             HdfsStorage b = factory.create(local("namespace", temp.resolve("other").toString(),
+        try (KeepsakeStorage a = factory.create(local("seatunnel.hadoop.keepsake.marker", "a"));
+             KeepsakeStorage b = factory.create(local("namespace", temp.resolve("other").toString(),
                      "seatunnel.hadoop.keepsake.marker", "b"))) {
-            assertThat(a.hadoopConfiguration().get("keepsake.marker")).isEqualTo("a");
-            assertThat(b.hadoopConfiguration().get("keepsake.marker")).isEqualTo("b");
-            assertThat(a.fileSystem()).isNotSameAs(b.fileSystem());
+            assertThat(HdfsStorages.hadoopConfiguration(a).get("keepsake.marker")).isEqualTo("a");
+            assertThat(HdfsStorages.hadoopConfiguration(b).get("keepsake.marker")).isEqualTo("b");
+            assertThat(HdfsStorages.fileSystem(a)).isNotSameAs(HdfsStorages.fileSystem(b));
         }
     }
 

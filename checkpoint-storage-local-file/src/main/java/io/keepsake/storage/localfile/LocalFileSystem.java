@@ -167,9 +167,7 @@ public final class LocalFileSystem implements StorageFileSystem {
 
     @Override
     public void syncDirectory(String directory) throws IOException {
-        try (FileChannel channel = FileChannel.open(p(directory), StandardOpenOption.READ)) {
-            channel.force(true);
-        }
+        StorageFileSystem.fsyncLocalDirectory(p(directory));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.keepsake.storage.localfile;
 
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
-import io.keepsake.storage.spi.FileSystemStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,10 +22,5 @@ class LocalFileStorageContractTest extends StorageFaultContractTest {
     @Override
     protected String newBaseDirectory() {
         return temp.toAbsolutePath().toString();
-    }
-
-    @Override
-    protected FileSystemStorage open(StorageFileSystem fs, String namespace, String savepointRoot) {
-        return new LocalFileStorage(fs, namespace, savepointRoot);
     }
 }

@@ -1,5 +1,6 @@
 package io.keepsake.storage.localfile;
 
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
@@ -27,7 +28,7 @@ class LocalSymlinkTest {
     void aPayloadReplacedByALinkToAFileOutsideTheRootsIsNotRead() throws Exception {
         byte[] payload = {1, 2, 3, 4};
         Path outside = Files.write(temp.resolve("outside-secret"), payload);
-        try (LocalFileStorage storage = new LocalFileStorage(temp.resolve("ns").toString(), null)) {
+        try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), null)) {
             SavepointHandle h;
             try (SavepointWriter w = storage.beginSavepoint(
                     new SavepointRequest("1", "sp-1", SavepointKind.MANUAL, "t", "f", 1L, Map.of()))) {

@@ -1,10 +1,9 @@
 package io.keepsake.tool.internal;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.LegacyCheckpoints;
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.CheckpointStorage;
-import io.keepsake.storage.CheckpointStorageException;
-import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
@@ -15,21 +14,16 @@ import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
-import io.keepsake.storage.internal.LegacyCheckpointFiles;
-import io.keepsake.storage.spi.FileStatus;
-import io.keepsake.storage.spi.FileSystemStorage;
-import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.wire.CheckpointWireCodec;
 import io.keepsake.wire.LegacyCheckpointCodec;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,9 +40,9 @@ import java.util.stream.Collectors;
  * equality with what was decoded. A bundle that does not read back equal is deleted at once, so
  * a restore can never pick it up. The legacy files are never modified.
  *
- * <p>On a {@link FileSystemStorage} the job's checkpoint folder is also listed, so that a
- * pipeline whose newest file cannot be read fails the migration (naming the file) instead of
- * being left out or replaced by an older checkpoint. Stateless.
+ * <p>On a {@link KeepsakeStorage} the job's checkpoint files are listed, so that a pipeline
+ * whose newest file cannot be read fails the migration (naming the file) instead of being left
+ * out or replaced by an older checkpoint. Stateless.
  */
 public final class LegacyMigration {
 
@@ -159,93 +153,29 @@ public final class LegacyMigration {
     }
 
     /**
-     * The latest legacy checkpoint of every pipeline of a job, decoded, in pipeline order.
+     * The latest legacy checkpoint of every pipeline of a job, decoded, in pipeline order. On a
+     * {@link KeepsakeStorage} the newest file of each pipeline must decode (naming the file when it
+     * does not) rather than being replaced by an older checkpoint.
      *
      * @throws SavepointNotFoundException  when the job has no legacy checkpoint
      * @throws SavepointCorruptedException when a pipeline's latest checkpoint does not decode
      */
     public static List<LegacyCheckpoint> readLatest(CheckpointStorage checkpoints, String jobId) {
-        List<PipelineState> states;
-        try {
-            states = checkpoints.getLatestCheckpoint(jobId);
-        } catch (CheckpointStorageException e) {
-            throw new SavepointStorageException("Cannot migrate job " + jobId + ": reading its legacy checkpoints failed: "
-                    + e.getMessage(), e);
+        List<LegacyCheckpoints.Decoded> decoded;
+        String where;
+        if (checkpoints instanceof KeepsakeStorage storage) {
+            decoded = LegacyCheckpoints.newest(storage, jobId);
+            where = storage.namespace() + "/" + jobId;
+        } else {
+            decoded = LegacyCheckpoints.latest(checkpoints, jobId);
+            where = "the checkpoint storage";
         }
-        Map<Integer, String> newestFiles = checkpoints instanceof FileSystemStorage fss
-                ? newestFiles(fss, jobId, states) : Map.of();
-        if (states.isEmpty()) {
-            String where = checkpoints instanceof FileSystemStorage fss
-                    ? fss.fileSystem().child(fss.namespace(), jobId) : "the checkpoint storage";
+        if (decoded.isEmpty()) {
             throw new SavepointNotFoundException("Cannot migrate job " + jobId + ": it has no legacy checkpoint ("
                     + where + ")");
         }
-        List<LegacyCheckpoint> result = new ArrayList<>();
-        List<PipelineState> sorted = new ArrayList<>(states);
-        sorted.sort(Comparator.comparingInt(PipelineState::pipelineId));
-        for (PipelineState s : sorted) {
-            String source = newestFiles.getOrDefault(s.pipelineId(),
-                    "legacy checkpoint " + s.checkpointId() + " of job " + jobId + " pipeline " + s.pipelineId());
-            CompletedCheckpoint cp = LegacyCheckpointCodec.decodeCheckpoint(s.states(), source);
-            requireSame(source, "job id", jobId, s.jobId());
-            requireSame(source, "job id", s.jobId(), Long.toString(cp.jobId()));
-            requireSame(source, "pipeline id", Integer.toString(s.pipelineId()), Integer.toString(cp.pipelineId()));
-            requireSame(source, "checkpoint id", Long.toString(s.checkpointId()), Long.toString(cp.checkpointId()));
-            result.add(new LegacyCheckpoint(s.pipelineId(), s.checkpointId(), source, cp));
-        }
-        return result;
-    }
-
-    private static void requireSame(String source, String what, String expected, String actual) {
-        if (!expected.equals(actual)) {
-            throw new SavepointCorruptedException(source, "Cannot migrate legacy checkpoint: its " + what
-                    + " differs from where it was stored", expected, actual);
-        }
-    }
-
-    /**
-     * Lists the job's checkpoint folder and checks that {@code states} holds the newest checkpoint of
-     * every pipeline found there; returns the newest file of each pipeline.
-     */
-    private static Map<Integer, String> newestFiles(FileSystemStorage storage, String jobId, List<PipelineState> states) {
-        StorageFileSystem fs = storage.fileSystem();
-        String dir = fs.child(storage.namespace(), jobId);
-        List<FileStatus> listing;
-        try {
-            listing = fs.list(dir);
-        } catch (IOException e) {
-            throw new SavepointStorageException("Cannot migrate job " + jobId + ": listing its checkpoints failed: "
-                    + e.getMessage() + " (" + dir + ")", e);
-        }
-        Map<Integer, Long> newestId = new TreeMap<>();
-        Map<Integer, String> newestName = new TreeMap<>();
-        listing.stream().filter(f -> !f.directory()).map(FileStatus::name).sorted()
-                .flatMap(name -> LegacyCheckpointFiles.parse(name).stream()).forEach(n -> {
-                    Long best = newestId.get(n.pipelineId());
-                    if (best == null || n.checkpointId() >= best) {
-                        newestId.put(n.pipelineId(), n.checkpointId());
-                        newestName.put(n.pipelineId(), n.fileName());
-                    }
-                });
-        Map<Integer, String> files = new TreeMap<>();
-        for (Map.Entry<Integer, Long> e : newestId.entrySet()) {
-            String path = fs.child(dir, newestName.get(e.getKey()));
-            files.put(e.getKey(), path);
-            boolean read = states.stream().anyMatch(s -> s.pipelineId() == e.getKey() && s.checkpointId() == e.getValue());
-            if (!read) {
-                // The legacy SPI skipped this file; decode it here to raise the typed error naming it.
-                try (InputStream in = fs.open(path)) {
-                    LegacyCheckpointCodec.decodeFile(in.readAllBytes(), path);
-                } catch (IOException ex) {
-                    throw new SavepointStorageException("Cannot migrate job " + jobId + ": reading the newest checkpoint"
-                            + " of pipeline " + e.getKey() + " failed: " + ex.getMessage() + " (" + path + ")", ex);
-                }
-                throw new SavepointStorageException("Cannot migrate job " + jobId + ": the newest checkpoint of pipeline "
-                        + e.getKey() + " was not returned by the checkpoint storage; is the job still running? ("
-                        + path + ")");
-            }
-        }
-        return files;
+        return decoded.stream().map(d -> new LegacyCheckpoint(d.pipelineId(), d.checkpointId(), d.source(),
+                d.checkpoint())).toList();
     }
 
     /**

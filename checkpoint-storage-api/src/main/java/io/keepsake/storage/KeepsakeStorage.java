@@ -1,0 +1,54 @@
+package io.keepsake.storage;
+
+import io.keepsake.storage.internal.ComposedStorage;
+import io.keepsake.storage.spi.StorageFileSystem;
+
+import java.util.List;
+
+/**
+ * A Keepsake storage: the legacy {@link CheckpointStorage} SPI and the {@link SavepointStorage}
+ * capability in one object, over the primitives of one backend's {@link StorageFileSystem}. Every
+ * backend's factory returns one; a backend contributes only the file system. Closing it closes
+ * the file system. Thread-safe.
+ */
+public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
+
+    /**
+     * Opens a storage over {@code fs} with checkpoints in {@code namespace} and savepoints in
+     * {@code savepointRoot}.
+     *
+     * @param savepointRoot       null for {@code <namespace>/savepoint}
+     * @param periodicMaxRetained periodic savepoints kept per job; 0 keeps all
+     * @throws InvalidStorageArgumentException when a root is not absolute, the roots overlap badly,
+     *                                         or the retention is negative
+     */
+    static KeepsakeStorage open(StorageFileSystem fs, String namespace, String savepointRoot, int periodicMaxRetained) {
+        return ComposedStorage.open(fs, namespace, savepointRoot, periodicMaxRetained);
+    }
+
+    /** Opens a storage that keeps every periodic savepoint; see {@link #open(StorageFileSystem, String, String, int)}. */
+    static KeepsakeStorage open(StorageFileSystem fs, String namespace, String savepointRoot) {
+        return open(fs, namespace, savepointRoot, 0);
+    }
+
+    /** The checkpoint root, in the backend's path syntax. */
+    String namespace();
+
+    /** {@inheritDoc} The view shares this storage's file system; closing the view closes nothing. */
+    @Override
+    KeepsakeStorage withSavepointRoot(String root);
+
+    /**
+     * The legacy checkpoint files of a job, by pipeline then checkpoint id, found by name alone.
+     *
+     * @throws CheckpointStorageException when the job's folder cannot be listed
+     */
+    List<CheckpointFile> checkpointFiles(String jobId) throws CheckpointStorageException;
+
+    /**
+     * The job ids with a folder under the checkpoint root, sorted; the savepoint folder is not one.
+     *
+     * @throws CheckpointStorageException when the root cannot be listed
+     */
+    List<String> checkpointJobs() throws CheckpointStorageException;
+}

@@ -1,0 +1,295 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.CheckpointFile;
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.GcCandidate;
+import io.keepsake.storage.GcReport;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.SavepointContent;
+import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.StorageFileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link KeepsakeStorage} as a composition: a {@link StorageLayout}, a {@link LegacyCheckpointStore},
+ * a {@link SavepointStore} and a {@link GarbageCollector} over one {@link StorageFileSystem}, plus
+ * the single thread behind {@link #asyncStoreCheckPoint}. Views made by {@link #withSavepointRoot}
+ * share the file system, the thread and the registry of attempts in flight; only the storage that
+ * opened the file system closes it. Thread-safe.
+ */
+public final class ComposedStorage implements KeepsakeStorage {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ComposedStorage.class);
+
+    private final StorageLayout layout;
+    private final LegacyCheckpointStore checkpoints;
+    private final SavepointStore savepoints;
+    private final GarbageCollector collector;
+    private final InFlightAttempts inFlight;
+    private final ExecutorService asyncWriter;
+    private final boolean ownsFileSystem;
+    private final int periodicMaxRetained;
+
+    private ComposedStorage(StorageLayout layout, InFlightAttempts inFlight, ExecutorService asyncWriter,
+                            boolean ownsFileSystem, int periodicMaxRetained) {
+        this.layout = layout;
+        this.inFlight = inFlight;
+        this.checkpoints = new LegacyCheckpointStore(layout);
+        this.savepoints = new SavepointStore(layout, inFlight);
+        this.collector = new GarbageCollector(layout, savepoints, inFlight);
+        this.asyncWriter = asyncWriter;
+        this.ownsFileSystem = ownsFileSystem;
+        this.periodicMaxRetained = periodicMaxRetained;
+    }
+
+    /** See {@link KeepsakeStorage#open(StorageFileSystem, String, String, int)}. */
+    public static ComposedStorage open(StorageFileSystem fs, String namespace, String savepointRoot,
+                                       int periodicMaxRetained) {
+        if (fs == null) {
+            throw new InvalidStorageArgumentException("Cannot open storage: the file system is null");
+        }
+        if (periodicMaxRetained < 0) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: periodic retention must not be negative ("
+                    + periodicMaxRetained + ")");
+        }
+        StorageLayout layout = StorageLayout.of(fs, namespace, savepointRoot);
+        return new ComposedStorage(layout, new InFlightAttempts(), newAsyncWriter(), true, periodicMaxRetained);
+    }
+
+    private static ExecutorService newAsyncWriter() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "keepsake-async-checkpoint-writer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The primitives underneath, for tests of this module and the backends' own tests. */
+    public StorageFileSystem fileSystem() {
+        return layout.fileSystem();
+    }
+
+    @Override
+    public String namespace() {
+        return layout.namespace();
+    }
+
+    @Override
+    public String savepointRoot() {
+        return layout.savepointRoot();
+    }
+
+    @Override
+    public ComposedStorage withSavepointRoot(String root) {
+        return new ComposedStorage(layout.withSavepointRoot(root), inFlight, asyncWriter, false, periodicMaxRetained);
+    }
+
+    @Override
+    public int periodicMaxRetained() {
+        return periodicMaxRetained;
+    }
+
+    // ------------------------------------------------------------------ legacy checkpoints
+
+    @Override
+    public String storeCheckPoint(PipelineState state) throws CheckpointStorageException {
+        return checkpoints.store(state);
+    }
+
+    @Override
+    public void asyncStoreCheckPoint(PipelineState state) throws CheckpointStorageException {
+        checkpoints.requireStorableJob(state.jobId());
+        asyncWriter.execute(() -> {
+            try {
+                checkpoints.store(state);
+            } catch (CheckpointStorageException | RuntimeException e) {
+                LOG.error("Asynchronous store of checkpoint {} of job {} pipeline {} failed", state.checkpointId(),
+                        state.jobId(), state.pipelineId(), e);
+            }
+        });
+    }
+
+    @Override
+    public List<PipelineState> getAllCheckpoints(String jobId) throws CheckpointStorageException {
+        return checkpoints.readAll(checkpoints.files(jobId));
+    }
+
+    /**
+     * {@inheritDoc} A pipeline whose newest file does not decode falls back to its newest decodable
+     * one, with a warning naming the skipped file, rather than dropping out of the result; a failure
+     * to read (I/O, authentication) is thrown, never taken for "no checkpoint".
+     */
+    @Override
+    public List<PipelineState> getLatestCheckpoint(String jobId) throws CheckpointStorageException {
+        return checkpoints.latest(jobId);
+    }
+
+    @Override
+    public PipelineState getLatestCheckpointByJobIdAndPipelineId(String jobId, String pipelineId)
+            throws CheckpointStorageException {
+        int pid = LegacyCheckpointStore.parseInt("pipeline id", pipelineId);
+        return checkpoints.newestReadable(checkpoints.files(jobId, pid));
+    }
+
+    @Override
+    public List<PipelineState> getCheckpointsByJobIdAndPipelineId(String jobId, String pipelineId)
+            throws CheckpointStorageException {
+        int pid = LegacyCheckpointStore.parseInt("pipeline id", pipelineId);
+        return checkpoints.readAll(checkpoints.files(jobId, pid));
+    }
+
+    @Override
+    public PipelineState getCheckpoint(String jobId, String pipelineId, String checkpointId)
+            throws CheckpointStorageException {
+        return checkpoints.get(jobId, LegacyCheckpointStore.parseInt("pipeline id", pipelineId),
+                LegacyCheckpointStore.parseLong("checkpoint id", checkpointId));
+    }
+
+    @Override
+    public void deleteCheckpoint(String jobId) {
+        checkpoints.deleteJob(jobId);
+    }
+
+    @Override
+    public void deleteCheckpoint(String jobId, String pipelineId, String checkpointId) throws CheckpointStorageException {
+        deleteCheckpoint(jobId, pipelineId, List.of(checkpointId));
+    }
+
+    @Override
+    public void deleteCheckpoint(String jobId, String pipelineId, List<String> checkpointIdList)
+            throws CheckpointStorageException {
+        int pid = LegacyCheckpointStore.parseInt("pipeline id", pipelineId);
+        List<Long> ids = new ArrayList<>();
+        for (String c : checkpointIdList) {
+            ids.add(LegacyCheckpointStore.parseLong("checkpoint id", c));
+        }
+        checkpoints.delete(jobId, pid, ids);
+    }
+
+    @Override
+    public List<CheckpointFile> checkpointFiles(String jobId) throws CheckpointStorageException {
+        return checkpoints.files(jobId);
+    }
+
+    @Override
+    public List<String> checkpointJobs() throws CheckpointStorageException {
+        List<String> jobs = new ArrayList<>();
+        try {
+            for (FileStatus s : layout.fileSystem().list(layout.namespace())) {
+                if (s.directory() && Names.isSafeName(s.name()) && isCheckpointJob(s.name())) {
+                    jobs.add(s.name());
+                }
+            }
+        } catch (IOException e) {
+            throw new CheckpointStorageException("Cannot list checkpoint jobs: " + e.getMessage() + " ("
+                    + layout.namespace() + ")", e);
+        }
+        Collections.sort(jobs);
+        return jobs;
+    }
+
+    private boolean isCheckpointJob(String name) {
+        try {
+            layout.checkpointJobDir(name);
+            return true;
+        } catch (InvalidStorageArgumentException reserved) {
+            return false;
+        }
+    }
+
+    // ------------------------------------------------------------------ savepoints
+
+    @Override
+    public SavepointWriter beginSavepoint(SavepointRequest request) {
+        return savepoints.begin(request);
+    }
+
+    @Override
+    public List<SavepointHandle> listSavepoints(String jobId) {
+        return savepoints.list(jobId);
+    }
+
+    @Override
+    public List<SavepointEntry> scanSavepoints(String jobId) {
+        return savepoints.scan(jobId);
+    }
+
+    @Override
+    public List<String> listJobs() {
+        return savepoints.jobs();
+    }
+
+    @Override
+    public SavepointHandle readMetadata(String jobId, String savepointId) {
+        return savepoints.readMetadata(jobId, savepointId);
+    }
+
+    @Override
+    public InputStream openPayload(SavepointHandle handle, ManifestEntry entry) {
+        return savepoints.openPayload(handle, entry);
+    }
+
+    @Override
+    public SavepointContent readSavepoint(String jobId, String savepointId) {
+        return savepoints.read(jobId, savepointId);
+    }
+
+    @Override
+    public void deleteSavepoint(String jobId, String savepointId) {
+        savepoints.delete(jobId, savepointId);
+    }
+
+    @Override
+    public int deleteSavepoints(String jobId) {
+        return savepoints.deleteAll(jobId);
+    }
+
+    @Override
+    public List<GcCandidate> planGarbage(Duration olderThan) {
+        return collector.plan(olderThan);
+    }
+
+    @Override
+    public GcReport collectGarbage(Duration olderThan) {
+        return collector.collect(olderThan);
+    }
+
+    @Override
+    public void close() {
+        if (!ownsFileSystem) {
+            return;
+        }
+        asyncWriter.shutdown();
+        try {
+            if (!asyncWriter.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.warn("Asynchronous checkpoint writes still running at close under {}", layout.namespace());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            layout.fileSystem().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot close file system under " + layout.namespace(), e);
+        }
+    }
+}

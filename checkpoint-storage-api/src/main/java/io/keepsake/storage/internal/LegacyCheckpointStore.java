@@ -1,0 +1,245 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.CheckpointFile;
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.PipelineStateCodec;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The legacy checkpoint layout, byte-compatible with SeaTunnel 2.3.x: one file per pipeline per
+ * checkpoint in {@code <namespace>/<jobId>/}, written to a hidden temporary name, synced, renamed
+ * and its directory synced, so a reader never sees a torn file. "Latest" is the highest
+ * checkpoint id; a file whose bytes do not decode is skipped with a warning, a failure to read
+ * is thrown. Never touches the savepoint root. Thread-safe (stateless over the file system).
+ */
+public final class LegacyCheckpointStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LegacyCheckpointStore.class);
+
+    private final StorageLayout layout;
+    private final StorageFileSystem fs;
+
+    /** A store over the checkpoint root of {@code layout}. */
+    public LegacyCheckpointStore(StorageLayout layout) {
+        this.layout = layout;
+        this.fs = layout.fileSystem();
+    }
+
+    /** Stores one checkpoint durably and returns its file name. */
+    public String store(PipelineState state) throws CheckpointStorageException {
+        String jobDir = layout.checkpointJobDir(state.jobId());
+        String name = LegacyCheckpointFiles.newFileName(state.pipelineId(), state.checkpointId());
+        String target = fs.child(jobDir, name);
+        String temp = fs.child(jobDir, LegacyCheckpointFiles.tempName(name));
+        byte[] bytes = PipelineStateCodec.encode(state);
+        try {
+            try (SyncableOutputStream out = fs.create(temp, true)) {
+                out.write(bytes);
+                out.sync();
+            }
+            fs.rename(temp, target);
+            fs.syncDirectory(jobDir);
+            return name;
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp);
+            throw new CheckpointStorageException("Cannot store checkpoint " + state.checkpointId() + " of job "
+                    + state.jobId() + " pipeline " + state.pipelineId() + ": " + e.getMessage() + " (" + target + ")", e);
+        }
+    }
+
+    /** Checks the job id as {@link #store} would, without writing anything. */
+    public void requireStorableJob(String jobId) {
+        layout.checkpointJobDir(jobId);
+    }
+
+    /** The checkpoint files of a job, by pipeline then checkpoint id; empty when there are none. */
+    public List<CheckpointFile> files(String jobId) throws CheckpointStorageException {
+        String jobDir = layout.checkpointJobDir(jobId);
+        try {
+            List<CheckpointFile> files = new ArrayList<>();
+            for (FileStatus s : fs.list(jobDir)) {
+                if (!s.directory()) {
+                    LegacyCheckpointFiles.parse(s.name()).ifPresent(n -> files.add(new CheckpointFile(jobId,
+                            n.pipelineId(), n.checkpointId(), n.fileName(), fs.child(jobDir, n.fileName()), s.length())));
+                }
+            }
+            files.sort(Comparator.comparingInt(CheckpointFile::pipelineId)
+                    .thenComparingLong(CheckpointFile::checkpointId)
+                    .thenComparing(CheckpointFile::fileName));
+            return files;
+        } catch (IOException e) {
+            throw new CheckpointStorageException("Cannot list checkpoints of job " + jobId + ": " + e.getMessage()
+                    + " (" + jobDir + ")", e);
+        }
+    }
+
+    /** The files of one pipeline, oldest first. */
+    public List<CheckpointFile> files(String jobId, int pipelineId) throws CheckpointStorageException {
+        List<CheckpointFile> files = new ArrayList<>(files(jobId));
+        files.removeIf(f -> f.pipelineId() != pipelineId);
+        return files;
+    }
+
+    /**
+     * Reads one checkpoint file.
+     *
+     * @throws CheckpointStorageException when it is gone, does not decode (with a
+     *                                    {@link SavepointCorruptedException} cause) or cannot be read
+     */
+    public PipelineState read(CheckpointFile file) throws CheckpointStorageException {
+        PipelineState state = readIfPresent(file);
+        if (state == null) {
+            throw new CheckpointStorageException("Cannot read checkpoint of job " + file.jobId() + ": the file is gone ("
+                    + file.path() + ")");
+        }
+        return state;
+    }
+
+    private PipelineState readIfPresent(CheckpointFile file) throws CheckpointStorageException {
+        try (InputStream in = fs.open(file.path())) {
+            return PipelineStateCodec.decode(in.readAllBytes(), file.path());
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | SavepointStorageException e) {
+            throw new CheckpointStorageException("Cannot read checkpoint of job " + file.jobId() + ": " + e.getMessage()
+                    + " (" + file.path() + ")", e);
+        }
+    }
+
+    /**
+     * Reads a checkpoint for a listing: a file whose bytes do not decode is skipped with a warning
+     * (as SeaTunnel does), and so is one deleted since the listing; a failure to read (I/O,
+     * authentication) is not a reason to pretend the checkpoint does not exist, so it is thrown.
+     */
+    private PipelineState readForListing(CheckpointFile file) throws CheckpointStorageException {
+        try {
+            return readIfPresent(file);
+        } catch (CheckpointStorageException e) {
+            if (e.getCause() instanceof SavepointCorruptedException) {
+                LOG.warn("Skipping undecodable checkpoint {} of job {} pipeline {}: {}", file.checkpointId(),
+                        file.jobId(), file.pipelineId(), e.getMessage());
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Every readable checkpoint among {@code files}, in their order. */
+    public List<PipelineState> readAll(List<CheckpointFile> files) throws CheckpointStorageException {
+        List<PipelineState> states = new ArrayList<>();
+        for (CheckpointFile f : files) {
+            PipelineState state = readForListing(f);
+            if (state != null) {
+                states.add(state);
+            }
+        }
+        return states;
+    }
+
+    /** The newest readable checkpoint of each pipeline of a job, in pipeline order. */
+    public List<PipelineState> latest(String jobId) throws CheckpointStorageException {
+        Map<Integer, List<CheckpointFile>> byPipeline = new TreeMap<>();
+        for (CheckpointFile f : files(jobId)) {
+            byPipeline.computeIfAbsent(f.pipelineId(), k -> new ArrayList<>()).add(f);
+        }
+        List<PipelineState> latest = new ArrayList<>();
+        for (List<CheckpointFile> files : byPipeline.values()) {
+            PipelineState state = newestReadable(files);
+            if (state != null) {
+                latest.add(state);
+            }
+        }
+        return latest;
+    }
+
+    /** The newest readable checkpoint among {@code files}, or null. */
+    public PipelineState newestReadable(List<CheckpointFile> files) throws CheckpointStorageException {
+        List<CheckpointFile> newestFirst = new ArrayList<>(files);
+        newestFirst.sort(Comparator.comparingLong(CheckpointFile::checkpointId).reversed());
+        for (CheckpointFile f : newestFirst) {
+            PipelineState state = readForListing(f);
+            if (state != null) {
+                return state;
+            }
+        }
+        return null;
+    }
+
+    /** One checkpoint by ids. */
+    public PipelineState get(String jobId, int pipelineId, long checkpointId) throws CheckpointStorageException {
+        for (CheckpointFile f : files(jobId, pipelineId)) {
+            if (f.checkpointId() == checkpointId) {
+                return read(f);
+            }
+        }
+        throw new CheckpointStorageException("Cannot find checkpoint " + checkpointId + " of job " + jobId
+                + " pipeline " + pipelineId + " (" + layout.checkpointJobDir(jobId) + ")");
+    }
+
+    /** Deletes a job's whole checkpoint folder; failures are logged, as the legacy SPI cannot throw here. */
+    public void deleteJob(String jobId) {
+        String jobDir = layout.checkpointJobDir(jobId);
+        try {
+            fs.delete(jobDir, true);
+        } catch (IOException e) {
+            LOG.error("Cannot delete checkpoints of job {} ({})", jobId, jobDir, e);
+        }
+    }
+
+    /** Deletes the listed checkpoints of one pipeline. */
+    public void delete(String jobId, int pipelineId, List<Long> checkpointIds) throws CheckpointStorageException {
+        for (CheckpointFile f : files(jobId, pipelineId)) {
+            if (checkpointIds.contains(f.checkpointId())) {
+                try {
+                    fs.delete(f.path(), false);
+                } catch (IOException e) {
+                    throw new CheckpointStorageException("Cannot delete checkpoint " + f.checkpointId() + " of job "
+                            + jobId + " pipeline " + pipelineId + ": " + e.getMessage() + " (" + f.path() + ")", e);
+                }
+            }
+        }
+    }
+
+    /** Parses an id the legacy SPI passes as a string. */
+    public static int parseInt(String what, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new InvalidStorageArgumentException("Cannot accept " + what + ": not an integer (" + value + ")");
+        }
+    }
+
+    /** Parses an id the legacy SPI passes as a string. */
+    public static long parseLong(String what, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new InvalidStorageArgumentException("Cannot accept " + what + ": not an integer (" + value + ")");
+        }
+    }
+
+    private void deleteQuietly(String path) {
+        try {
+            fs.delete(path, false);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot delete {}", path, e);
+        }
+    }
+}

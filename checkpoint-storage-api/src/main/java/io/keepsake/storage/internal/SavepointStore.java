@@ -1,0 +1,259 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointAlreadyExistsException;
+import io.keepsake.storage.SavepointContent;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.Versions;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.StorageFileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The savepoint side of a storage: begins staged writers, lists and scans a job's savepoint
+ * folders, reads and verifies metadata and payloads, and deletes ({@code _metadata.ser} first).
+ * Every byte read back is checked (I6); nothing outside the layout's roots is named (I7).
+ * Thread-safe (stateless over the file system and the shared registry of attempts in flight).
+ */
+public final class SavepointStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SavepointStore.class);
+
+    private final StorageLayout layout;
+    private final StorageFileSystem fs;
+    private final InFlightAttempts inFlight;
+
+    /** A store over the savepoint root of {@code layout}. */
+    public SavepointStore(StorageLayout layout, InFlightAttempts inFlight) {
+        this.layout = layout;
+        this.fs = layout.fileSystem();
+        this.inFlight = inFlight;
+    }
+
+    /** Starts a staged savepoint. */
+    public SavepointWriter begin(SavepointRequest request) {
+        String target = layout.savepointDir(request.jobId(), request.savepointId());
+        try {
+            if (fs.stat(fs.child(target, MetadataCodec.FILE_NAME)).isPresent()) {
+                throw new SavepointAlreadyExistsException("Cannot begin savepoint " + request.savepointId() + " of job "
+                        + request.jobId() + ": it is already committed (" + target + ")");
+            }
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": " + e.getMessage() + " (" + target + ")", e);
+        }
+        return StagedSavepointWriter.begin(layout, request, inFlight);
+    }
+
+    /** The complete savepoints of a job, newest first. */
+    public List<SavepointHandle> list(String jobId) {
+        List<SavepointHandle> handles = new ArrayList<>();
+        for (SavepointEntry e : scan(jobId)) {
+            if (e.handle().isPresent()) {
+                handles.add(e.handle().get());
+            } else if (!e.incomplete()) {
+                LOG.warn("Skipping savepoint {} of job {}: {}", e.savepointId(), jobId,
+                        e.problem().map(Throwable::getMessage).orElse("unknown problem"));
+            }
+        }
+        return handles;
+    }
+
+    /** Every savepoint folder of a job, newest first, with what is wrong with each. */
+    public List<SavepointEntry> scan(String jobId) {
+        String jobDir = layout.savepointJobDir(jobId);
+        List<SavepointEntry> entries = new ArrayList<>();
+        for (FileStatus s : listOrFail(jobDir, "list savepoints of job " + jobId)) {
+            if (!s.directory() || !Names.isSafeName(s.name())) {
+                continue;
+            }
+            String location = fs.child(jobDir, s.name());
+            try {
+                entries.add(new SavepointEntry(s.name(), location, s.modificationTime(),
+                        Optional.of(readMetadata(jobId, s.name())), Optional.empty()));
+            } catch (SavepointStorageException e) {
+                entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e)));
+            }
+        }
+        entries.sort(Comparator.comparingLong(SavepointEntry::sortTime).thenComparing(SavepointEntry::savepointId)
+                .reversed());
+        return entries;
+    }
+
+    /** The job ids with a folder under the savepoint root, sorted. */
+    public List<String> jobs() {
+        List<String> jobs = new ArrayList<>();
+        for (FileStatus s : listOrFail(layout.savepointRoot(), "list savepoint jobs")) {
+            if (s.directory() && Names.isSafeName(s.name())) {
+                jobs.add(s.name());
+            }
+        }
+        Collections.sort(jobs);
+        return jobs;
+    }
+
+    List<FileStatus> listOrFail(String dir, String what) {
+        try {
+            return fs.list(dir);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + dir + ")", e);
+        }
+    }
+
+    /** Reads and verifies one savepoint's metadata. */
+    public SavepointHandle readMetadata(String jobId, String savepointId) {
+        String dir = layout.savepointDir(jobId, savepointId);
+        String file = fs.child(dir, MetadataCodec.FILE_NAME);
+        byte[] bytes;
+        try {
+            Optional<FileStatus> status = fs.stat(file);
+            if (status.isEmpty()) {
+                throw new SavepointNotFoundException("Cannot read savepoint " + savepointId + " of job " + jobId
+                        + ": no " + MetadataCodec.FILE_NAME + ", so it is not a complete savepoint (" + dir + ")");
+            }
+            if (status.get().length() > MetadataCodec.MAX_LENGTH) {
+                throw new SavepointCorruptedException(file, "Savepoint metadata is implausibly large",
+                        "at most " + MetadataCodec.MAX_LENGTH + " bytes", status.get().length() + " bytes");
+            }
+            try (InputStream in = fs.open(file)) {
+                bytes = in.readNBytes(MetadataCodec.MAX_LENGTH + 1);
+            }
+        } catch (NoSuchFileException e) {
+            throw new SavepointNotFoundException("Cannot read savepoint " + savepointId + " of job " + jobId
+                    + ": no " + MetadataCodec.FILE_NAME + " (" + dir + ")");
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot read savepoint " + savepointId + " of job " + jobId + ": "
+                    + e.getMessage() + " (" + file + ")", e);
+        }
+        SavepointMeta meta = MetadataCodec.decode(bytes, file);
+        if (!meta.jobId().equals(jobId) || !meta.savepointId().equals(savepointId)) {
+            throw new SavepointCorruptedException(file, "Savepoint metadata names another savepoint than its directory",
+                    jobId + "/" + savepointId, meta.jobId() + "/" + meta.savepointId());
+        }
+        return new SavepointHandle(dir, meta);
+    }
+
+    /** Opens one payload as a stream verified against the manifest. */
+    public InputStream openPayload(SavepointHandle handle, ManifestEntry entry) {
+        requireReadableFormat(handle);
+        String path = fs.child(handle.location(), Names.requireSafeName("manifest file name", entry.file()));
+        if (!handle.meta().manifest().contains(entry)) {
+            throw new InvalidStorageArgumentException("Cannot open payload: it is not in the manifest of savepoint "
+                    + handle.savepointId() + " of job " + handle.jobId() + " (" + entry.file() + ")");
+        }
+        try {
+            return new VerifyingInputStream(fs.open(path), path, entry.length(), entry.sha256());
+        } catch (NoSuchFileException e) {
+            throw new SavepointCorruptedException(path, "Payload named in the manifest is missing", "a file", "nothing");
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot open payload of savepoint " + handle.savepointId() + " of job "
+                    + handle.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
+        }
+    }
+
+    /** Reads a whole savepoint, every payload verified. */
+    public SavepointContent read(String jobId, String savepointId) {
+        SavepointHandle handle = readMetadata(jobId, savepointId);
+        requireReadableFormat(handle);
+        Map<String, byte[]> payloads = new LinkedHashMap<>();
+        for (ManifestEntry entry : handle.meta().manifest()) {
+            String path = fs.child(handle.location(), entry.file());
+            if (entry.length() > Integer.MAX_VALUE - 16) {
+                throw new SavepointCorruptedException(path, "Payload is too large to read into memory",
+                        "at most " + (Integer.MAX_VALUE - 16) + " bytes", entry.length() + " bytes");
+            }
+            try {
+                Optional<FileStatus> status = fs.stat(path);
+                if (status.isPresent() && status.get().length() != entry.length()) {
+                    throw new SavepointCorruptedException(path, "Payload length does not match the manifest",
+                            entry.length() + " bytes", status.get().length() + " bytes");
+                }
+            } catch (IOException e) {
+                throw new SavepointStorageException("Cannot read payload of savepoint " + savepointId + " of job "
+                        + jobId + ": " + e.getMessage() + " (" + path + ")", e);
+            }
+            try (InputStream in = openPayload(handle, entry)) {
+                byte[] bytes = in.readNBytes((int) entry.length());
+                if (in.read() != -1) {
+                    throw new SavepointCorruptedException(path, "Payload is longer than the manifest says",
+                            entry.length() + " bytes", "more");
+                }
+                payloads.put(entry.file(), bytes);
+            } catch (IOException e) {
+                throw new SavepointStorageException("Cannot read payload of savepoint " + savepointId + " of job "
+                        + jobId + ": " + e.getMessage() + " (" + path + ")", e);
+            }
+        }
+        return new SavepointContent(handle, payloads);
+    }
+
+    private static void requireReadableFormat(SavepointHandle handle) {
+        int version = handle.meta().formatVersion();
+        if (version > Versions.CURRENT_FORMAT_VERSION) {
+            throw new SavepointIncompatibleException("Cannot read savepoint " + handle.savepointId() + " of job "
+                    + handle.jobId() + ": it was written in format version " + version + " by a newer Keepsake ("
+                    + handle.meta().producerVersion() + "); this build reads versions 1 to "
+                    + Versions.CURRENT_FORMAT_VERSION + "; read it with a build that supports version " + version
+                    + " (" + handle.location() + ")", version, 1, Versions.CURRENT_FORMAT_VERSION);
+        }
+    }
+
+    /** Deletes one savepoint, {@code _metadata.ser} first. */
+    public void delete(String jobId, String savepointId) {
+        String dir = layout.savepointDir(jobId, savepointId);
+        try {
+            if (fs.stat(dir).isEmpty()) {
+                throw new SavepointNotFoundException("Cannot delete savepoint " + savepointId + " of job " + jobId
+                        + ": it does not exist (" + dir + ")");
+            }
+            if (fs.delete(fs.child(dir, MetadataCodec.FILE_NAME), false)) {
+                fs.syncDirectory(dir);
+            }
+            fs.delete(dir, true);
+            LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot delete savepoint " + savepointId + " of job " + jobId + ": "
+                    + e.getMessage() + " (" + dir + ")", e);
+        }
+    }
+
+    /** Deletes every savepoint of a job and its folder; returns how many complete ones went. */
+    public int deleteAll(String jobId) {
+        String jobDir = layout.savepointJobDir(jobId);
+        int deleted = 0;
+        for (SavepointEntry e : scan(jobId)) {
+            delete(jobId, e.savepointId());
+            if (e.handle().isPresent()) {
+                deleted++;
+            }
+        }
+        try {
+            fs.delete(jobDir, true);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot delete savepoints of job " + jobId + ": " + e.getMessage()
+                    + " (" + jobDir + ")", e);
+        }
+        return deleted;
+    }
+}

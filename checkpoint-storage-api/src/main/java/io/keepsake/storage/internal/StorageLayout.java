@@ -1,0 +1,125 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.spi.StorageFileSystem;
+
+/**
+ * Where everything lives, as one value: the checkpoint root (namespace), the savepoint root, the
+ * job id reserved when the savepoint root lies inside the namespace, and the names below them.
+ * Every path the protocol touches is built here from validated names, so nothing outside the
+ * roots can be named.
+ *
+ * <pre>
+ * namespace/jobId/ts-rand-pipeline-checkpoint.ser        legacy checkpoints
+ * savepointRoot/jobId/savepointId/_metadata.ser           a complete savepoint
+ * savepointRoot/jobId/.staging/attemptId/                 an attempt in flight
+ * </pre>
+ *
+ * Immutable and thread-safe.
+ */
+public final class StorageLayout {
+
+    /** The folder under a job's savepoint folder where attempts are staged. */
+    public static final String STAGING_DIR = ".staging";
+
+    private final StorageFileSystem fs;
+    private final String namespace;
+    private final String savepointRoot;
+    private final String reservedJobId;
+
+    private StorageLayout(StorageFileSystem fs, String namespace, String savepointRoot) {
+        this.fs = fs;
+        this.namespace = namespace;
+        this.savepointRoot = savepointRoot;
+        this.reservedJobId = reservedName(namespace, savepointRoot);
+    }
+
+    /**
+     * The layout of a storage rooted at {@code namespace} with savepoints under {@code savepointRoot}.
+     *
+     * @param savepointRoot null for {@code <namespace>/savepoint}
+     * @throws InvalidStorageArgumentException when a root is not absolute or the roots overlap badly
+     */
+    public static StorageLayout of(StorageFileSystem fs, String namespace, String savepointRoot) {
+        String ns = fs.normalizeRoot(namespace);
+        String sp = savepointRoot == null ? fs.child(ns, "savepoint") : fs.normalizeRoot(savepointRoot);
+        return new StorageLayout(fs, ns, sp);
+    }
+
+    /** The same layout with another savepoint root (for one savepoint written or read elsewhere). */
+    public StorageLayout withSavepointRoot(String root) {
+        return new StorageLayout(fs, namespace, fs.normalizeRoot(root));
+    }
+
+    private static String reservedName(String namespace, String savepointRoot) {
+        String ns = stripSlash(namespace);
+        String sp = stripSlash(savepointRoot);
+        if (ns.equals(sp)) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: savepoint.path equals the namespace,"
+                    + " so checkpoint cleanup would delete savepoints (" + savepointRoot + ")");
+        }
+        if (ns.startsWith(sp + "/")) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: the namespace lies inside savepoint.path ("
+                    + namespace + " inside " + savepointRoot + ")");
+        }
+        if (sp.startsWith(ns + "/")) {
+            String rest = sp.substring(ns.length() + 1);
+            int slash = rest.indexOf('/');
+            return slash < 0 ? rest : rest.substring(0, slash);
+        }
+        return null;
+    }
+
+    private static String stripSlash(String p) {
+        return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+    }
+
+    /** The file system the paths belong to. */
+    public StorageFileSystem fileSystem() {
+        return fs;
+    }
+
+    /** The checkpoint root. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** The savepoint root. */
+    public String savepointRoot() {
+        return savepointRoot;
+    }
+
+    /**
+     * A job's checkpoint folder.
+     *
+     * @throws InvalidStorageArgumentException when the id is not a safe name or names the savepoint folder
+     */
+    public String checkpointJobDir(String jobId) {
+        Names.requireSafeName("job id", jobId);
+        if (jobId.equals(reservedJobId)) {
+            throw new InvalidStorageArgumentException("Cannot use job id: it names the savepoint folder inside the namespace ("
+                    + jobId + ")");
+        }
+        return fs.child(namespace, jobId);
+    }
+
+    /** A job's savepoint folder. */
+    public String savepointJobDir(String jobId) {
+        return fs.child(savepointRoot, Names.requireSafeName("job id", jobId));
+    }
+
+    /** One savepoint's folder. */
+    public String savepointDir(String jobId, String savepointId) {
+        return fs.child(savepointJobDir(jobId), Names.requireSafeName("savepoint id", savepointId));
+    }
+
+    /** The folder of a job's attempts in flight. */
+    public String stagingDir(String jobId) {
+        return fs.child(savepointJobDir(jobId), STAGING_DIR);
+    }
+
+    /** A path below a directory this layout produced, for a name that is validated here. */
+    public String child(String directory, String what, String name) {
+        return fs.child(directory, Names.requireSafeName(what, name));
+    }
+}

@@ -1,0 +1,95 @@
+package io.keepsake.storage.spi;
+
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.CheckpointStorageFactory;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.StorageOptions;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The shape every file-system backend's factory shares, written once: parse the engine's map
+ * (the common keys plus the backend's own), open the backend's {@link StorageFileSystem}, compose
+ * a {@link KeepsakeStorage} over it, and let the backend check or prepare its roots; on any
+ * failure the file system is closed. A backend names itself and its keys and implements the two
+ * hooks. Stateless and thread-safe.
+ */
+public abstract class FileSystemStorageFactory implements CheckpointStorageFactory {
+
+    private final String identifier;
+    private final Set<String> keys;
+    private final List<String> prefixes;
+    private final Set<String> storageTypes;
+
+    /**
+     * A factory with id {@code identifier} accepting the common keys plus {@code keys}, keys
+     * starting with one of {@code prefixes}, and a {@code storage.type} among {@code storageTypes}.
+     */
+    protected FileSystemStorageFactory(String identifier, Set<String> keys, List<String> prefixes,
+                                       Set<String> storageTypes) {
+        this.identifier = identifier;
+        this.keys = Set.copyOf(keys);
+        this.prefixes = List.copyOf(prefixes);
+        this.storageTypes = Set.copyOf(storageTypes);
+    }
+
+    @Override
+    public final String factoryIdentifier() {
+        return identifier;
+    }
+
+    /**
+     * Creates a storage over a new file system of this backend.
+     *
+     * @throws InvalidStorageArgumentException when a key is unknown, missing, malformed or conflicting
+     * @throws CheckpointStorageException     when the file system cannot be opened, reached or written
+     */
+    @Override
+    public final KeepsakeStorage create(Map<String, String> configuration) throws CheckpointStorageException {
+        StorageOptions options = StorageOptions.parse(configuration, identifier, keys, prefixes, storageTypes);
+        StorageFileSystem fs = openFileSystem(options);
+        KeepsakeStorage storage;
+        try {
+            storage = KeepsakeStorage.open(fs, options.namespace(), options.savepointPath(),
+                    options.periodicMaxRetained());
+        } catch (RuntimeException e) {
+            closeQuietly(fs, e);
+            throw e;
+        }
+        try {
+            prepareRoots(options, fs, storage);
+        } catch (CheckpointStorageException | RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+        return storage;
+    }
+
+    /**
+     * Opens this backend's file system for {@code options}.
+     *
+     * @throws CheckpointStorageException when it cannot be opened
+     */
+    protected abstract StorageFileSystem openFileSystem(StorageOptions options) throws CheckpointStorageException;
+
+    /**
+     * Checks, and where needed creates, the storage's roots before it is handed out.
+     *
+     * @throws CheckpointStorageException when a root cannot be reached or written
+     */
+    protected abstract void prepareRoots(StorageOptions options, StorageFileSystem fileSystem,
+                                         KeepsakeStorage storage)
+            throws CheckpointStorageException;
+
+    private static void closeQuietly(StorageFileSystem fs, Exception primary) {
+        try {
+            fs.close();
+        } catch (IOException | RuntimeException e) {
+            primary.addSuppressed(e);
+        }
+    }
+}
