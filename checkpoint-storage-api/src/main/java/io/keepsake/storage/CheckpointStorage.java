@@ -42,7 +42,11 @@ public interface CheckpointStorage extends AutoCloseable {
     PipelineState getCheckpoint(String jobId, String pipelineId, String checkpointId)
             throws CheckpointStorageException;
 
-    /** Deletes every checkpoint of a job (terminal cleanup); savepoints are never touched. */
+    /**
+     * Deletes every checkpoint of a job (terminal cleanup); savepoints are never touched.
+     *
+     * @throws KeepsakeException when the checkpoints cannot be deleted
+     */
     void deleteCheckpoint(String jobId);
 
     /** Deletes one checkpoint of one pipeline (rotation). */

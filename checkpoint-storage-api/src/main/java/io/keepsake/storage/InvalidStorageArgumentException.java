@@ -4,7 +4,7 @@ package io.keepsake.storage;
  * An id, a path, a manifest name or a configuration value is not acceptable. Nothing was read
  * or written. Messages are shaped "Cannot &lt;verb&gt; &lt;what&gt;: &lt;why&gt; (&lt;value&gt;)".
  */
-public class InvalidStorageArgumentException extends SavepointStorageException {
+public class InvalidStorageArgumentException extends KeepsakeException {
     private static final long serialVersionUID = 1L;
 
     public InvalidStorageArgumentException(String message) {

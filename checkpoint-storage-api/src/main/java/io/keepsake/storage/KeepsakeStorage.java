@@ -23,7 +23,16 @@ public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
      *                                         or the retention is negative
      */
     static KeepsakeStorage open(StorageFileSystem fs, String namespace, String savepointRoot, int periodicMaxRetained) {
-        return ComposedStorage.open(fs, namespace, savepointRoot, periodicMaxRetained);
+        return open(fs, StorageOptions.of(namespace, savepointRoot, periodicMaxRetained));
+    }
+
+    /**
+     * Opens a storage over {@code fs} as {@code options} say (roots, retention, lease timeout).
+     *
+     * @throws InvalidStorageArgumentException when a root is not absolute or the roots overlap badly
+     */
+    static KeepsakeStorage open(StorageFileSystem fs, StorageOptions options) {
+        return ComposedStorage.open(fs, options);
     }
 
     /** Opens a storage that keeps every periodic savepoint; see {@link #open(StorageFileSystem, String, String, int)}. */

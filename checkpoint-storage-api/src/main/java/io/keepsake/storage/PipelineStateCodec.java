@@ -36,18 +36,18 @@ public final class PipelineStateCodec {
      *
      * @param bytes  the file's bytes
      * @param source the file name, for the error message
-     * @throws SavepointCorruptedException when the bytes are not a complete pipeline state
+     * @throws CheckpointCorruptedException when the bytes are not a complete pipeline state
      */
     public static PipelineState decode(byte[] bytes, String source) {
         Builder b = new Builder();
         try {
             ProtostuffIOUtil.mergeFrom(bytes, b, SCHEMA);
         } catch (RuntimeException | StackOverflowError e) {
-            throw new SavepointCorruptedException(source, "Cannot decode legacy pipeline state: "
+            throw new CheckpointCorruptedException(source, "Cannot decode legacy pipeline state: "
                     + e.getMessage(), null, null, e);
         }
         if (b.jobId == null || b.states == null) {
-            throw new SavepointCorruptedException(source, "Cannot decode legacy pipeline state: "
+            throw new CheckpointCorruptedException(source, "Cannot decode legacy pipeline state: "
                     + (b.jobId == null ? "jobId" : "states") + " is missing", "field present", "absent");
         }
         return new PipelineState(b.jobId, b.pipelineId, b.checkpointId, b.states);

@@ -1,10 +1,10 @@
 package io.keepsake.storage;
 
 /**
- * Root of every error the savepoint side of Keepsake raises. Unchecked; each subtype tells the
+ * Root of every error the savepoint side of Keepsake raises (a {@link KeepsakeException}). Unchecked; each subtype tells the
  * caller what it may do next. Messages name the job, the savepoint and the path where known.
  */
-public class SavepointStorageException extends RuntimeException {
+public class SavepointStorageException extends KeepsakeException {
     private static final long serialVersionUID = 1L;
 
     public SavepointStorageException(String message) {

@@ -18,21 +18,38 @@ import java.util.TreeSet;
  * @param savepointPath       {@code savepoint.path}, when given; else {@code <namespace>/savepoint}
  * @param periodicMaxRetained {@code savepoint.periodic.max-retained}; 0 keeps every periodic savepoint
  * @param backendOptions      the remaining keys, which the backend declared as its own
+ * @param leaseTimeoutMillis  {@code savepoint.lease-timeout-ms}: how long an attempt in flight stays
+ *                            protected from every process's garbage collection without renewal
  */
 public record StorageOptions(String namespace, String storageType, String savepointPath, int periodicMaxRetained,
-                             Map<String, String> backendOptions) {
+                             Map<String, String> backendOptions, long leaseTimeoutMillis) {
 
     public static final String NAMESPACE = "namespace";
     public static final String STORAGE_TYPE = "storage.type";
     public static final String SAVEPOINT_PATH = "savepoint.path";
     public static final String PERIODIC_MAX_RETAINED = "savepoint.periodic.max-retained";
+    public static final String LEASE_TIMEOUT = "savepoint.lease-timeout-ms";
+
+    /** The default {@link #LEASE_TIMEOUT}: one minute. */
+    public static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 60_000;
 
     /** Keys every backend accepts. */
-    public static final Set<String> COMMON_KEYS = Set.of(NAMESPACE, STORAGE_TYPE, SAVEPOINT_PATH, PERIODIC_MAX_RETAINED);
+    public static final Set<String> COMMON_KEYS = Set.of(NAMESPACE, STORAGE_TYPE, SAVEPOINT_PATH, PERIODIC_MAX_RETAINED,
+            LEASE_TIMEOUT);
 
     public StorageOptions {
         Objects.requireNonNull(namespace, "namespace");
         backendOptions = Collections.unmodifiableMap(new TreeMap<>(backendOptions));
+        if (leaseTimeoutMillis < 100) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: " + LEASE_TIMEOUT
+                    + " must be at least 100 (" + leaseTimeoutMillis + ")");
+        }
+    }
+
+    /** Options with only the roots given, everything else at its default. */
+    public static StorageOptions of(String namespace, String savepointPath, int periodicMaxRetained) {
+        return new StorageOptions(namespace, null, savepointPath, periodicMaxRetained, Map.of(),
+                DEFAULT_LEASE_TIMEOUT_MILLIS);
     }
 
     /**
@@ -106,6 +123,19 @@ public record StorageOptions(String namespace, String storageType, String savepo
                         + PERIODIC_MAX_RETAINED + " must be a non-negative integer (" + retainedValue + ")");
             }
         }
-        return new StorageOptions(namespace, type, savepointPath, retained, own);
+        long lease = DEFAULT_LEASE_TIMEOUT_MILLIS;
+        String leaseValue = copy.get(LEASE_TIMEOUT);
+        if (leaseValue != null) {
+            try {
+                lease = Long.parseLong(leaseValue.trim());
+            } catch (NumberFormatException e) {
+                lease = -1;
+            }
+            if (lease < 100) {
+                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: " + LEASE_TIMEOUT
+                        + " must be an integer of at least 100 milliseconds (" + leaseValue + ")");
+            }
+        }
+        return new StorageOptions(namespace, type, savepointPath, retained, own, lease);
     }
 }

@@ -1,5 +1,6 @@
 package io.keepsake.engine;
 
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageException;
@@ -68,7 +69,7 @@ public final class LegacyCheckpoints {
      * a pipeline whose newest file does not decode fails, naming the file, instead of falling back
      * to older state. Empty when the job has none.
      *
-     * @throws SavepointCorruptedException when a pipeline's newest file does not decode
+     * @throws CheckpointCorruptedException when a pipeline's newest file does not decode
      * @throws SavepointStorageException   when a file cannot be listed or read
      */
     public static List<Decoded> newest(KeepsakeStorage storage, String jobId) {
@@ -90,7 +91,7 @@ public final class LegacyCheckpoints {
             try {
                 state = storage.getCheckpoint(jobId, Integer.toString(f.pipelineId()), Long.toString(f.checkpointId()));
             } catch (CheckpointStorageException e) {
-                if (e.getCause() instanceof SavepointCorruptedException corrupted) {
+                if (e.getCause() instanceof CheckpointCorruptedException corrupted) {
                     throw corrupted;
                 }
                 throw new SavepointStorageException("Cannot read the newest legacy checkpoint of job " + jobId

@@ -1,5 +1,6 @@
 package io.keepsake.tool;
 
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.SavepointAlreadyExistsException;
@@ -38,7 +39,7 @@ public final class ExitCodes {
         if (error instanceof SavepointNotFoundException) {
             return NOT_FOUND;
         }
-        if (error instanceof SavepointCorruptedException) {
+        if (error instanceof SavepointCorruptedException || error instanceof CheckpointCorruptedException) {
             return CORRUPTED;
         }
         if (error instanceof SavepointIncompatibleException) {

@@ -13,6 +13,7 @@ import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.slf4j.Logger;
@@ -61,18 +62,21 @@ public final class ComposedStorage implements KeepsakeStorage {
         this.periodicMaxRetained = periodicMaxRetained;
     }
 
-    /** See {@link KeepsakeStorage#open(StorageFileSystem, String, String, int)}. */
-    public static ComposedStorage open(StorageFileSystem fs, String namespace, String savepointRoot,
-                                       int periodicMaxRetained) {
+    /** See {@link KeepsakeStorage#open(StorageFileSystem, StorageOptions)}. */
+    public static ComposedStorage open(StorageFileSystem fs, StorageOptions options) {
         if (fs == null) {
             throw new InvalidStorageArgumentException("Cannot open storage: the file system is null");
         }
-        if (periodicMaxRetained < 0) {
-            throw new InvalidStorageArgumentException("Cannot configure storage: periodic retention must not be negative ("
-                    + periodicMaxRetained + ")");
+        if (options == null) {
+            throw new InvalidStorageArgumentException("Cannot open storage: the options are null");
         }
-        StorageLayout layout = StorageLayout.of(fs, namespace, savepointRoot);
-        return new ComposedStorage(layout, new InFlightAttempts(), newAsyncWriter(), true, periodicMaxRetained);
+        if (options.periodicMaxRetained() < 0) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: periodic retention must not be negative ("
+                    + options.periodicMaxRetained() + ")");
+        }
+        StorageLayout layout = StorageLayout.of(fs, options.namespace(), options.savepointPath());
+        return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis()), newAsyncWriter(),
+                true, options.periodicMaxRetained());
     }
 
     private static ExecutorService newAsyncWriter() {
@@ -260,7 +264,9 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public int deleteSavepoints(String jobId) {
-        return savepoints.deleteAll(jobId);
+        int deleted = savepoints.deleteAll(jobId);
+        collector.clearJob(jobId);
+        return deleted;
     }
 
     @Override
@@ -279,6 +285,7 @@ public final class ComposedStorage implements KeepsakeStorage {
             return;
         }
         asyncWriter.shutdown();
+        inFlight.close();
         try {
             if (!asyncWriter.awaitTermination(30, TimeUnit.SECONDS)) {
                 LOG.warn("Asynchronous checkpoint writes still running at close under {}", layout.namespace());

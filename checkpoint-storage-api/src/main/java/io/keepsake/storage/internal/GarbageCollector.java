@@ -4,33 +4,57 @@ import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Finds and removes what failed attempts left: staging attempts under {@code <job>/.staging/}
- * and savepoint folders without {@code _metadata.ser}, last modified at or before
- * {@code now - olderThan}, that no attempt in flight is using. Complete savepoints are never
- * candidates. The selection is written once and serves both the dry run and the collection.
- * Thread-safe.
+ * Finds and removes what failed attempts left, and only that (I8, I9): staging attempts and
+ * expired leases under {@code <job>/.staging/}, savepoint folders without {@code _metadata.ser}
+ * that hold nothing but files Keepsake writes, and hidden legacy checkpoint temporary files, last
+ * modified at or before {@code now - olderThan}. An attempt whose lease another process renewed
+ * within the lease timeout, or that is in flight in this process, is never a candidate, whatever
+ * the age asked for; checkpoint temporary files younger than the lease timeout neither. Under a
+ * savepoint root that has entries but no Keepsake marker nothing is removed.
+ *
+ * <p>Removal does not trust the plan: a directory is first renamed aside to a tombstone where the
+ * file system renames atomically (so a writer publishing at that moment either wins, or finds its
+ * staging gone and fails), a savepoint folder whose tombstone turns out to hold {@code _metadata.ser}
+ * is put back,
+ * and a removal is reported only when the path is really gone. Thread-safe.
  */
 public final class GarbageCollector {
 
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
+
+    static final String STAGING_ATTEMPT = "staging attempt";
+    static final String EXPIRED_LEASE = "expired lease";
+    static final String INCOMPLETE = "incomplete savepoint directory";
+    static final String TOMBSTONE = "collection leftover";
+    static final String CHECKPOINT_TEMP = "checkpoint temporary file";
+
+    private static final String TOMBSTONE_MARK = ".gc-";
+    private static final java.util.regex.Pattern TOMBSTONE_NAME = java.util.regex.Pattern.compile(".+\\.gc-[0-9a-f]{16}");
 
     private final StorageLayout layout;
     private final StorageFileSystem fs;
     private final SavepointStore savepoints;
     private final InFlightAttempts inFlight;
 
-    /** A collector over the savepoint root of {@code layout}. */
+    /** A collector over the roots of {@code layout}. */
     public GarbageCollector(StorageLayout layout, SavepointStore savepoints, InFlightAttempts inFlight) {
         this.layout = layout;
         this.fs = layout.fileSystem();
@@ -40,51 +64,224 @@ public final class GarbageCollector {
 
     /** What a collection with {@code olderThan} would remove now; removes nothing. */
     public List<GcCandidate> plan(Duration olderThan) {
-        long cutoff = cutoff(olderThan);
+        long now = System.currentTimeMillis();
+        long cutoff = cutoff(olderThan, now);
         List<GcCandidate> candidates = new ArrayList<>();
-        for (String jobId : savepoints.jobs()) {
-            String staging = layout.stagingDir(jobId);
-            for (FileStatus attempt : savepoints.listOrFail(staging, "list staging of job " + jobId)) {
-                String path = fs.child(staging, attempt.name());
-                if (!inFlight.contains(path) && attempt.modificationTime() <= cutoff) {
-                    candidates.add(new GcCandidate(jobId, path, "staging attempt", attempt.modificationTime()));
-                }
-            }
-            for (SavepointEntry e : savepoints.scan(jobId)) {
-                if (e.incomplete() && e.modificationTime() <= cutoff && !inFlight.contains(e.location())) {
-                    candidates.add(new GcCandidate(jobId, e.location(), "incomplete savepoint directory",
-                            e.modificationTime()));
-                }
+        if (RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "collect garbage under the savepoint root")) {
+            for (String jobId : savepoints.jobs()) {
+                planStaging(jobId, now, cutoff, candidates);
+                planIncomplete(jobId, now, cutoff, candidates);
             }
         }
+        planCheckpointTemps(Math.min(cutoff, now - inFlight.timeoutMillis()), candidates);
         return candidates;
     }
 
-    /** Removes what {@link #plan} finds; a candidate whose removal fails is reported as kept. */
-    public GcReport collect(Duration olderThan) {
-        List<String> deleted = new ArrayList<>();
-        List<String> kept = new ArrayList<>();
-        for (GcCandidate c : plan(olderThan)) {
-            try {
-                fs.delete(c.path(), true);
-                deleted.add(c.path());
-            } catch (IOException e) {
-                kept.add(c.path() + ": " + e.getMessage());
+    private void planStaging(String jobId, long now, long cutoff, List<GcCandidate> out) {
+        String staging = layout.stagingDir(jobId);
+        List<FileStatus> entries = savepoints.listOrFail(staging, "list staging of job " + jobId);
+        Map<String, FileStatus> leases = new HashMap<>();
+        for (FileStatus s : entries) {
+            if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX)) {
+                leases.put(s.name().substring(0, s.name().length() - StorageLayout.LEASE_SUFFIX.length()), s);
             }
         }
-        if (!deleted.isEmpty()) {
-            LOG.info("Garbage collection under {} removed {} stale staging or incomplete savepoint directories",
-                    layout.savepointRoot(), deleted.size());
+        for (FileStatus s : entries) {
+            String path = fs.child(staging, s.name());
+            if (s.modificationTime() > cutoff) {
+                continue;
+            }
+            if (s.directory() && TOMBSTONE_NAME.matcher(s.name()).matches()) {
+                out.add(new GcCandidate(jobId, path, TOMBSTONE, s.modificationTime()));
+            } else if (s.directory() && StorageLayout.attemptSavepointId(s.name()).isPresent()) {
+                FileStatus lease = leases.get(s.name());
+                if (!inFlight.contains(path) && (lease == null || !inFlight.isFresh(lease, now))) {
+                    out.add(new GcCandidate(jobId, path, STAGING_ATTEMPT, s.modificationTime()));
+                }
+            } else if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && !inFlight.isFresh(s, now)) {
+                out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
+            }
+        }
+    }
+
+    private void planIncomplete(String jobId, long now, long cutoff, List<GcCandidate> out) {
+        for (SavepointEntry e : savepoints.scan(jobId)) {
+            if (!e.incomplete() || e.modificationTime() > cutoff || inFlight.contains(e.location())
+                    || savepoints.isLeased(jobId, e.savepointId(), now)) {
+                continue;
+            }
+            Optional<String> foreign = foreignEntry(e.location());
+            if (foreign.isPresent()) {
+                LOG.info("Garbage collection leaves {} alone: it holds {}, which Keepsake does not write",
+                        e.location(), foreign.get());
+                continue;
+            }
+            out.add(new GcCandidate(jobId, e.location(), INCOMPLETE, e.modificationTime()));
+        }
+    }
+
+    /** The first entry of a savepoint folder that a Keepsake attempt would not have written, if any. */
+    private Optional<String> foreignEntry(String directory) {
+        try {
+            for (FileStatus s : fs.list(directory)) {
+                if (s.directory() || !StorageLayout.isKeepsakeFile(s.name())) {
+                    return Optional.of(s.name());
+                }
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot collect garbage: listing failed: " + e.getMessage() + " ("
+                    + directory + ")", e);
+        }
+    }
+
+    private void planCheckpointTemps(long cutoff, List<GcCandidate> out) {
+        List<FileStatus> jobs;
+        try {
+            jobs = fs.list(layout.namespace());
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot collect garbage: listing the namespace failed: " + e.getMessage()
+                    + " (" + layout.namespace() + ")", e);
+        }
+        for (FileStatus job : jobs) {
+            if (!job.directory() || !Names.isSafeName(job.name())) {
+                continue;
+            }
+            String jobDir = fs.child(layout.namespace(), job.name());
+            for (FileStatus f : savepoints.listOrFail(jobDir, "list checkpoints of job " + job.name())) {
+                if (!f.directory() && LegacyCheckpointFiles.isTempName(f.name()) && f.modificationTime() <= cutoff) {
+                    out.add(new GcCandidate(job.name(), fs.child(jobDir, f.name()), CHECKPOINT_TEMP,
+                            f.modificationTime()));
+                }
+            }
+        }
+    }
+
+    /**
+     * Removes what an explicit deletion of every savepoint of a job leaves in its staging folder
+     * (stale attempts, expired leases, leftovers; never an attempt in flight), then the staging
+     * and job folders when they are empty.
+     */
+    public void clearJob(String jobId) {
+        if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        List<GcCandidate> staging = new ArrayList<>();
+        planStaging(jobId, now, now, staging);
+        GcReport report = removeAll(staging);
+        String stagingDir = layout.stagingDir(jobId);
+        String jobDir = layout.savepointJobDir(jobId);
+        try {
+            if (fs.list(stagingDir).isEmpty()) {
+                fs.delete(stagingDir, false);
+            }
+            if (fs.list(jobDir).isEmpty()) {
+                fs.delete(jobDir, false);
+            }
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot delete savepoints of job " + jobId + ": " + e.getMessage()
+                    + " (" + jobDir + ")", e);
+        }
+        if (!report.kept().isEmpty()) {
+            LOG.warn("Deleting savepoints of job {} left {}", jobId, report.kept());
+        }
+    }
+
+    /** Removes what {@link #plan} finds; a candidate whose removal fails, or that came back to life, is kept. */
+    public GcReport collect(Duration olderThan) {
+        GcReport report = removeAll(plan(olderThan));
+        if (!report.deleted().isEmpty()) {
+            LOG.info("Garbage collection under {} removed {} stale staging attempts, incomplete savepoint directories"
+                    + " or temporary files", layout.savepointRoot(), report.deleted().size());
+        }
+        return report;
+    }
+
+    private GcReport removeAll(List<GcCandidate> candidates) {
+        List<String> deleted = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        for (GcCandidate c : candidates) {
+            try {
+                Optional<String> why = remove(c);
+                if (why.isPresent()) {
+                    kept.add(c.path() + ": " + why.get());
+                } else if (fs.stat(c.path()).isPresent()) {
+                    kept.add(c.path() + ": it is still there after its removal");
+                } else {
+                    deleted.add(c.path());
+                }
+            } catch (IOException | RuntimeException e) {
+                kept.add(c.path() + ": " + e.getMessage());
+            }
         }
         return new GcReport(deleted, kept);
     }
 
-    private static long cutoff(Duration olderThan) {
+    /** Removes one candidate; empty when done, else why it was left. */
+    private Optional<String> remove(GcCandidate c) throws IOException {
+        switch (c.what()) {
+            case EXPIRED_LEASE, CHECKPOINT_TEMP -> {
+                fs.delete(c.path(), false);
+                return Optional.empty();
+            }
+            case TOMBSTONE -> {
+                fs.delete(c.path(), true);
+                return Optional.empty();
+            }
+            default -> {
+                return removeDirectory(c);
+            }
+        }
+    }
+
+    private Optional<String> removeDirectory(GcCandidate c) throws IOException {
+        if (!fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
+            return removeFileByFile(c.path());
+        }
+        String tombstone = fs.child(layout.stagingDir(c.jobId()), name(c.path()) + TOMBSTONE_MARK
+                + String.format("%016x", ThreadLocalRandom.current().nextLong()));
+        fs.mkdirs(layout.stagingDir(c.jobId()));
+        try {
+            fs.rename(c.path(), tombstone);
+        } catch (NoSuchFileException gone) {
+            return Optional.of("it was published, aborted or removed meanwhile");
+        }
+        if (c.what().equals(INCOMPLETE) && fs.stat(fs.child(tombstone, MetadataCodec.FILE_NAME)).isPresent()) {
+            fs.rename(tombstone, c.path());
+            return Optional.of("it became a complete savepoint meanwhile and was put back");
+        }
+        fs.delete(tombstone, true);
+        return Optional.empty();
+    }
+
+    /** Without atomic rename: Keepsake's own files one by one, never {@code _metadata.ser}, then the empty folder. */
+    private Optional<String> removeFileByFile(String directory) throws IOException {
+        for (FileStatus s : fs.list(directory)) {
+            if (s.name().equals(MetadataCodec.FILE_NAME)) {
+                return Optional.of("it became a complete savepoint meanwhile");
+            }
+            if (!s.directory() && StorageLayout.isKeepsakeFile(s.name())) {
+                fs.delete(fs.child(directory, s.name()), false);
+            }
+        }
+        if (!fs.list(directory).isEmpty()) {
+            return Optional.of("it is no longer empty");
+        }
+        fs.delete(directory, false);
+        return Optional.empty();
+    }
+
+    private static String name(String path) {
+        String p = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        return p.substring(p.lastIndexOf('/') + 1);
+    }
+
+    private static long cutoff(Duration olderThan, long now) {
         if (olderThan == null || olderThan.isNegative()) {
             throw new InvalidStorageArgumentException("Cannot collect garbage: the age must be zero or more ("
                     + olderThan + ")");
         }
-        long now = System.currentTimeMillis();
         try {
             return Math.subtractExact(now, olderThan.toMillis());
         } catch (ArithmeticException e) {

@@ -1,29 +1,175 @@
 package io.keepsake.storage.internal;
 
-import java.util.Set;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The attempts this process has in flight, by work directory, shared by every view of one
- * storage, so that garbage collection never takes a directory a writer is still using.
+ * The attempts this process has in flight, and the leases that make them recognisable to every
+ * other process on the same roots (I8). An attempt holds a lease file,
+ * {@code <job>/.staging/<attemptId>.lease}, rewritten by a background thread every quarter of the
+ * lease timeout; garbage collection in any process leaves alone every attempt whose lease was
+ * written less than one timeout ago. A writer publishes only while its last renewal is younger
+ * than half the timeout, so a process that stalled (or lost its lease file) fails its commit
+ * instead of racing a collector that already gave it up. Shared by every view of one storage.
  * Thread-safe.
  */
-public final class InFlightAttempts {
+public final class InFlightAttempts implements AutoCloseable {
 
-    private final Set<String> workDirectories = ConcurrentHashMap.newKeySet();
+    private static final Logger LOG = LoggerFactory.getLogger(InFlightAttempts.class);
 
-    /** Records an attempt as in flight. */
-    void add(String workDirectory) {
-        workDirectories.add(workDirectory);
+    private static final String OWNER = ownerDescription();
+
+    private final StorageFileSystem fs;
+    private final long timeoutMillis;
+    private final Map<String, Lease> byWorkDirectory = new ConcurrentHashMap<>();
+    private ScheduledExecutorService renewer;
+    private ScheduledFuture<?> renewal;
+
+    /** A registry whose leases expire {@code timeoutMillis} after their last renewal. */
+    public InFlightAttempts(StorageFileSystem fs, long timeoutMillis) {
+        this.fs = fs;
+        this.timeoutMillis = timeoutMillis;
     }
 
-    /** Records an attempt as finished (committed or aborted). */
-    void remove(String workDirectory) {
-        workDirectories.remove(workDirectory);
+    /** How long a lease protects an attempt without renewal. */
+    public long timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    /** One attempt's lease. */
+    static final class Lease {
+        final String workDirectory;
+        final String path;
+        volatile long renewedNanos;
+        volatile boolean lost;
+
+        Lease(String workDirectory, String path) {
+            this.workDirectory = workDirectory;
+            this.path = path;
+        }
+    }
+
+    /**
+     * Records an attempt as in flight and writes its lease file (creating the staging folder).
+     *
+     * @throws IOException when the lease cannot be written; the attempt is then not registered
+     */
+    Lease acquire(String workDirectory, String leasePath) throws IOException {
+        Lease lease = new Lease(workDirectory, leasePath);
+        byWorkDirectory.put(workDirectory, lease);
+        try {
+            write(lease, true);
+        } catch (IOException | RuntimeException e) {
+            byWorkDirectory.remove(workDirectory);
+            throw e;
+        }
+        startRenewing();
+        return lease;
+    }
+
+    /** Records an attempt as finished (committed or aborted) and removes its lease file, best effort. */
+    void release(Lease lease) {
+        if (lease == null) {
+            return;
+        }
+        byWorkDirectory.remove(lease.workDirectory, lease);
+        try {
+            fs.delete(lease.path, false);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot remove lease {}; garbage collection will", lease.path, e);
+        }
     }
 
     /** True while an attempt writing into {@code directory} is in flight in this process. */
     boolean contains(String directory) {
-        return workDirectories.contains(directory);
+        return byWorkDirectory.containsKey(directory);
+    }
+
+    /**
+     * Why the attempt may no longer publish, or empty when its lease is safely held: it was lost
+     * (its file vanished or could not be renewed) or not renewed for half the timeout.
+     */
+    Optional<String> problem(Lease lease) {
+        if (lease.lost) {
+            return Optional.of("its lease was lost (" + lease.path + ")");
+        }
+        long ageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lease.renewedNanos);
+        if (ageMillis * 2 > timeoutMillis) {
+            return Optional.of("its lease was last renewed " + ageMillis + " ms ago, too close to the "
+                    + timeoutMillis + " ms timeout after which other processes may collect it (" + lease.path + ")");
+        }
+        return Optional.empty();
+    }
+
+    /** True when a lease file last written at {@code modificationTime} still protects its attempt. */
+    boolean isFresh(FileStatus leaseFile, long nowMillis) {
+        return leaseFile.modificationTime() > nowMillis - timeoutMillis;
+    }
+
+    private void write(Lease lease, boolean first) throws IOException {
+        if (!first && fs.stat(lease.path).isEmpty()) {
+            lease.lost = true;
+            return;
+        }
+        byte[] content = ("attempt lease, owner " + OWNER + ", timeout " + timeoutMillis + " ms\n")
+                .getBytes(StandardCharsets.UTF_8);
+        long before = System.nanoTime();
+        try (SyncableOutputStream out = fs.create(lease.path, first)) {
+            out.write(content);
+        }
+        lease.renewedNanos = before;
+    }
+
+    private synchronized void startRenewing() {
+        if (renewal != null) {
+            return;
+        }
+        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "keepsake-lease-renewer");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(1, timeoutMillis / 4);
+        renewal = renewer.scheduleWithFixedDelay(this::renewAll, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private void renewAll() {
+        for (Lease lease : byWorkDirectory.values()) {
+            if (lease.lost) {
+                continue;
+            }
+            try {
+                write(lease, false);
+            } catch (IOException | RuntimeException e) {
+                lease.lost = true;
+                LOG.warn("Cannot renew lease {}; its savepoint will not be published", lease.path, e);
+            }
+        }
+    }
+
+    /** Stops renewing; the leases of attempts still in flight then expire. */
+    @Override
+    public synchronized void close() {
+        if (renewer != null) {
+            renewer.shutdownNow();
+        }
+    }
+
+    private static String ownerDescription() {
+        String host = System.getenv("HOSTNAME");
+        return "pid " + ProcessHandle.current().pid() + (host == null || host.isBlank() ? "" : " on " + host);
     }
 }

@@ -31,6 +31,12 @@ public final class LegacyCheckpointFiles {
         return "." + fileName + ".tmp";
     }
 
+    /** True for a hidden temporary name {@link #tempName} makes. */
+    public static boolean isTempName(String name) {
+        return name.startsWith(".") && name.endsWith(".tmp")
+                && parse(name.substring(1, name.length() - ".tmp".length())).isPresent();
+    }
+
     /** Parses a checkpoint file name; empty for any other file (temporary files start with a dot). */
     public static Optional<Name> parse(String fileName) {
         Matcher m = NAME.matcher(fileName);

@@ -5,8 +5,8 @@ import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
-import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.CheckpointCorruptedException;
+import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -101,7 +101,7 @@ public final class LegacyCheckpointStore {
      * Reads one checkpoint file.
      *
      * @throws CheckpointStorageException when it is gone, does not decode (with a
-     *                                    {@link SavepointCorruptedException} cause) or cannot be read
+     *                                    {@link CheckpointCorruptedException} cause) or cannot be read
      */
     public PipelineState read(CheckpointFile file) throws CheckpointStorageException {
         PipelineState state = readIfPresent(file);
@@ -117,7 +117,7 @@ public final class LegacyCheckpointStore {
             return PipelineStateCodec.decode(in.readAllBytes(), file.path());
         } catch (NoSuchFileException e) {
             return null;
-        } catch (IOException | SavepointStorageException e) {
+        } catch (IOException | KeepsakeException e) {
             throw new CheckpointStorageException("Cannot read checkpoint of job " + file.jobId() + ": " + e.getMessage()
                     + " (" + file.path() + ")", e);
         }
@@ -132,7 +132,7 @@ public final class LegacyCheckpointStore {
         try {
             return readIfPresent(file);
         } catch (CheckpointStorageException e) {
-            if (e.getCause() instanceof SavepointCorruptedException) {
+            if (e.getCause() instanceof CheckpointCorruptedException) {
                 LOG.warn("Skipping undecodable checkpoint {} of job {} pipeline {}: {}", file.checkpointId(),
                         file.jobId(), file.pipelineId(), e.getMessage());
                 return null;
@@ -193,13 +193,18 @@ public final class LegacyCheckpointStore {
                 + " pipeline " + pipelineId + " (" + layout.checkpointJobDir(jobId) + ")");
     }
 
-    /** Deletes a job's whole checkpoint folder; failures are logged, as the legacy SPI cannot throw here. */
+    /**
+     * Deletes a job's whole checkpoint folder.
+     *
+     * @throws KeepsakeException when it cannot be deleted (the legacy SPI declares no checked error here)
+     */
     public void deleteJob(String jobId) {
         String jobDir = layout.checkpointJobDir(jobId);
         try {
             fs.delete(jobDir, true);
         } catch (IOException e) {
-            LOG.error("Cannot delete checkpoints of job {} ({})", jobId, jobDir, e);
+            throw new KeepsakeException("Cannot delete checkpoints of job " + jobId + ": " + e.getMessage() + " ("
+                    + jobDir + ")", e);
         }
     }
 

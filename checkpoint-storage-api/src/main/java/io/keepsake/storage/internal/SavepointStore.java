@@ -165,10 +165,27 @@ public final class SavepointStore {
         try {
             return new VerifyingInputStream(fs.open(path), path, entry.length(), entry.sha256());
         } catch (NoSuchFileException e) {
+            requireStillPublished(handle, e);
             throw new SavepointCorruptedException(path, "Payload named in the manifest is missing", "a file", "nothing");
         } catch (IOException e) {
             throw new SavepointStorageException("Cannot open payload of savepoint " + handle.savepointId() + " of job "
                     + handle.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
+        }
+    }
+
+    /**
+     * A payload vanished: when the metadata is gone too, the savepoint was deleted while it was
+     * being read, which is "not found", not "corrupted".
+     */
+    private void requireStillPublished(SavepointHandle handle, Exception cause) {
+        String metadata = fs.child(handle.location(), MetadataCodec.FILE_NAME);
+        try {
+            if (fs.stat(metadata).isEmpty()) {
+                throw new SavepointNotFoundException("Cannot read savepoint " + handle.savepointId() + " of job "
+                        + handle.jobId() + ": it was deleted while being read (" + handle.location() + ")");
+            }
+        } catch (IOException e) {
+            cause.addSuppressed(e);
         }
     }
 
@@ -185,6 +202,9 @@ public final class SavepointStore {
             }
             try {
                 Optional<FileStatus> status = fs.stat(path);
+                if (status.isEmpty()) {
+                    requireStillPublished(handle, new NoSuchFileException(path));
+                }
                 if (status.isPresent() && status.get().length() != entry.length()) {
                     throw new SavepointCorruptedException(path, "Payload length does not match the manifest",
                             entry.length() + " bytes", status.get().length() + " bytes");
@@ -219,40 +239,79 @@ public final class SavepointStore {
         }
     }
 
-    /** Deletes one savepoint, {@code _metadata.ser} first. */
+    /**
+     * Deletes one savepoint, {@code _metadata.ser} first. A folder without metadata is removed only
+     * when it holds nothing but files Keepsake writes and no attempt is writing it; nothing is
+     * removed under a root Keepsake has not marked as its own.
+     */
     public void delete(String jobId, String savepointId) {
         String dir = layout.savepointDir(jobId, savepointId);
+        String what = "delete savepoint " + savepointId + " of job " + jobId;
+        if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), what)) {
+            throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
+        }
         try {
-            if (fs.stat(dir).isEmpty()) {
-                throw new SavepointNotFoundException("Cannot delete savepoint " + savepointId + " of job " + jobId
-                        + ": it does not exist (" + dir + ")");
+            Optional<FileStatus> status = fs.stat(dir);
+            if (status.isEmpty() || !status.get().directory()) {
+                throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
             }
             if (fs.delete(fs.child(dir, MetadataCodec.FILE_NAME), false)) {
                 fs.syncDirectory(dir);
+            } else {
+                requireCollectable(dir, savepointId, what);
             }
             fs.delete(dir, true);
             LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
         } catch (IOException e) {
-            throw new SavepointStorageException("Cannot delete savepoint " + savepointId + " of job " + jobId + ": "
-                    + e.getMessage() + " (" + dir + ")", e);
+            throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + dir + ")", e);
         }
     }
 
-    /** Deletes every savepoint of a job and its folder; returns how many complete ones went. */
-    public int deleteAll(String jobId) {
-        String jobDir = layout.savepointJobDir(jobId);
-        int deleted = 0;
-        for (SavepointEntry e : scan(jobId)) {
-            delete(jobId, e.savepointId());
-            if (e.handle().isPresent()) {
-                deleted++;
+    /** True when an attempt at {@code savepointId} holds a fresh lease, in this process or another. */
+    boolean isLeased(String jobId, String savepointId, long nowMillis) {
+        for (FileStatus s : listOrFail(layout.stagingDir(jobId), "list staging of job " + jobId)) {
+            if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && inFlight.isFresh(s, nowMillis)) {
+                String attempt = s.name().substring(0, s.name().length() - StorageLayout.LEASE_SUFFIX.length());
+                if (StorageLayout.attemptSavepointId(attempt).filter(savepointId::equals).isPresent()) {
+                    return true;
+                }
             }
         }
-        try {
-            fs.delete(jobDir, true);
-        } catch (IOException e) {
-            throw new SavepointStorageException("Cannot delete savepoints of job " + jobId + ": " + e.getMessage()
-                    + " (" + jobDir + ")", e);
+        return false;
+    }
+
+    private void requireCollectable(String dir, String savepointId, String what) throws IOException {
+        String jobId = layout.jobIdOf(dir);
+        if (inFlight.contains(dir) || isLeased(jobId, savepointId, System.currentTimeMillis())) {
+            throw new SavepointStorageException("Cannot " + what + ": a savepoint with this id is being written (" + dir
+                    + ")");
+        }
+        for (FileStatus s : fs.list(dir)) {
+            if (s.directory() || !StorageLayout.isKeepsakeFile(s.name())) {
+                throw new SavepointNotFoundException("Cannot " + what + ": the folder has no " + MetadataCodec.FILE_NAME
+                        + " and holds " + s.name() + ", which Keepsake does not write; nothing was deleted (" + dir + ")");
+            }
+        }
+    }
+
+    /**
+     * Deletes every savepoint of a job; folders Keepsake did not write, and attempts in flight,
+     * stay. Returns how many complete savepoints went.
+     */
+    public int deleteAll(String jobId) {
+        if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
+            return 0;
+        }
+        int deleted = 0;
+        for (SavepointEntry e : scan(jobId)) {
+            try {
+                delete(jobId, e.savepointId());
+                if (e.handle().isPresent()) {
+                    deleted++;
+                }
+            } catch (SavepointNotFoundException notOurs) {
+                LOG.warn("Keeping {}: {}", e.location(), notOurs.getMessage());
+            }
         }
         return deleted;
     }

@@ -11,46 +11,54 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
+import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The savepoint commit protocol, written once for every backend.
  *
- * <p>With {@link FsCapability#ATOMIC_DIRECTORY_RENAME}: payloads and {@code _metadata.ser} are
- * written, synced and closed in {@code <job>/.staging/<attempt>/}, the staging directory is
- * synced, then renamed onto {@code <job>/<savepointId>} in one step that fails when the target
- * exists, and the job directory is synced. Without it: payloads are written under
- * attempt-unique names straight into the savepoint directory, and {@code _metadata.ser} is
- * created last with create-if-absent, which is the publication step. Either way a crash before
- * publication leaves nothing visible, and a losing racer never touches the winner's files.
- * Methods are synchronized: the writer can be handed between threads.
+ * <p>An attempt first marks the savepoint root as Keepsake's and takes a lease
+ * ({@link InFlightAttempts}) that every process's garbage collection respects. With
+ * {@link FsCapability#ATOMIC_DIRECTORY_RENAME}: payloads and {@code _metadata.ser} are written,
+ * synced and closed in {@code <job>/.staging/<attempt>/}, the staging directory is synced, then
+ * renamed onto {@code <job>/<savepointId>} in one step that fails when the target exists, and the
+ * job directory is synced. Without it: payloads are written under attempt-unique names straight
+ * into the savepoint directory, and {@code _metadata.ser} is created last with create-if-absent,
+ * which is the publication step. Either way a crash before publication leaves nothing visible,
+ * and a losing racer never touches the winner's files.
+ *
+ * <p>Against other actors (I8): a payload is never created in a work directory that vanished (the
+ * writer does not recreate a staging area it lost); just before publication every manifest file
+ * must be present with its length and the lease must be safely held; and without atomic rename
+ * the payloads are checked again after {@code _metadata.ser} appeared, which is withdrawn (the
+ * commit fails) if one vanished meanwhile. Methods are synchronized: the writer can be handed
+ * between threads; each payload stream is written by one thread.
  */
 public final class StagedSavepointWriter implements SavepointWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(StagedSavepointWriter.class);
 
     private enum State { OPEN, COMMITTED, ABORTED }
-
-    /** Payload writes are gathered into chunks of this size before they reach the file system. */
-    private static final int BUFFER_BYTES = 64 * 1024;
 
     private final StorageFileSystem fs;
     private final SavepointRequest request;
@@ -59,39 +67,45 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final String workDir;
     private final String attemptId;
     private final boolean renameMode;
-    private final InFlightAttempts openAttempts;
+    private final InFlightAttempts inFlight;
     private final List<ManifestEntry> entries = new ArrayList<>();
     private final Set<Integer> pipelines = new HashSet<>();
     private final List<String> writtenFiles = new ArrayList<>();
+    private InFlightAttempts.Lease lease;
     private int openStreams;
     private State state = State.OPEN;
 
     private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
-                                  InFlightAttempts openAttempts) {
+                                  InFlightAttempts inFlight) {
         this.fs = layout.fileSystem();
         this.request = request;
         this.jobDir = layout.savepointJobDir(request.jobId());
         this.target = layout.savepointDir(request.jobId(), request.savepointId());
         this.attemptId = attemptId;
         this.renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
-        this.openAttempts = openAttempts;
+        this.inFlight = inFlight;
         this.workDir = renameMode ? fs.child(layout.stagingDir(request.jobId()), attemptId) : target;
     }
 
+    /** The attempt id of a new attempt at {@code savepointId}: the id, a dot and 16 hex digits. */
+    static String newAttemptId(String savepointId) {
+        return savepointId + "." + String.format("%016x", ThreadLocalRandom.current().nextLong());
+    }
+
     /**
-     * Creates the staging area and returns a writer into it.
+     * Marks the root, takes the lease, creates the work directory and returns a writer into it.
      *
-     * @throws SavepointStorageException when the staging area cannot be created
+     * @throws SavepointStorageException when any of these cannot be written
      */
     public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
-                                              InFlightAttempts openAttempts) {
-        String attemptId = request.savepointId() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong());
-        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, openAttempts);
-        openAttempts.add(w.workDir);
+                                              InFlightAttempts inFlight) {
+        String attemptId = newAttemptId(request.savepointId());
+        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight);
         try {
+            RootMarker.ensure(w.fs, layout.savepointRoot());
+            w.lease = inFlight.acquire(w.workDir, layout.leasePath(request.jobId(), attemptId));
             w.fs.mkdirs(w.workDir);
         } catch (IOException | RuntimeException e) {
-            openAttempts.remove(w.workDir);
             w.state = State.ABORTED;
             w.cleanUp();
             throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
@@ -117,6 +131,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
         String path = fs.child(workDir, file);
         SyncableOutputStream raw;
         try {
+            if (fs.stat(workDir).filter(FileStatus::directory).isEmpty()) {
+                throw new NoSuchFileException(workDir, null, "the attempt's work directory vanished; another process"
+                        + " may have collected it, and it is not recreated");
+            }
             raw = fs.create(path, true);
         } catch (IOException e) {
             pipelines.remove(pipelineId);
@@ -125,7 +143,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         writtenFiles.add(file);
         openStreams++;
-        return new PayloadStream(raw, pipelineId, checkpointId, file, path);
+        return new PayloadOutputStream(raw, pipelineId, checkpointId, file, path, this::payloadClosed);
     }
 
     private synchronized void payloadClosed(ManifestEntry entry) {
@@ -144,8 +162,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         if (entries.size() != pipelines.size()) {
             abortQuietly();
-            throw new SavepointCommitFailedException("Cannot commit savepoint " + request.savepointId() + " of job "
-                    + request.jobId() + ": a payload failed to write; staging was cleaned (" + workDir + ")", null);
+            throw failed("a payload failed to write", null);
         }
         List<ManifestEntry> manifest = new ArrayList<>(entries);
         manifest.sort(Comparator.comparingInt(ManifestEntry::pipelineId));
@@ -153,13 +170,14 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
+        requireIntact(manifest);
         if (renameMode) {
             publishByRename(metaBytes);
         } else {
-            publishByCreate(metaBytes);
+            publishByCreate(metaBytes, manifest);
         }
         state = State.COMMITTED;
-        openAttempts.remove(workDir);
+        inFlight.release(lease);
         try {
             fs.syncDirectory(renameMode ? jobDir : target);
         } catch (IOException | RuntimeException e) {
@@ -168,6 +186,47 @@ public final class StagedSavepointWriter implements SavepointWriter {
         LOG.info("Committed savepoint {} of job {} with {} payload(s) ({})", request.savepointId(), request.jobId(),
                 manifest.size(), target);
         return new SavepointHandle(target, meta);
+    }
+
+    /**
+     * The last check before publication: the lease is safely held and every manifest file is in
+     * the work directory with its length; otherwise the attempt is aborted and the commit fails.
+     */
+    private void requireIntact(List<ManifestEntry> manifest) {
+        Optional<String> leaseProblem = inFlight.problem(lease);
+        if (leaseProblem.isPresent()) {
+            abortQuietly();
+            throw failed(leaseProblem.get(), null);
+        }
+        Optional<String> missing;
+        try {
+            missing = missingOrChanged(manifest);
+        } catch (IOException | RuntimeException e) {
+            abortQuietly();
+            throw failed("listing the staged payloads failed", e);
+        }
+        if (missing.isPresent()) {
+            abortQuietly();
+            throw failed("a staged payload " + missing.get() + "; another process may have collected the attempt", null);
+        }
+    }
+
+    private Optional<String> missingOrChanged(List<ManifestEntry> manifest) throws IOException {
+        Map<String, FileStatus> present = new HashMap<>();
+        for (FileStatus s : fs.list(workDir)) {
+            present.put(s.name(), s);
+        }
+        for (ManifestEntry e : manifest) {
+            FileStatus s = present.get(e.file());
+            if (s == null || s.directory()) {
+                return Optional.of("is missing (" + fs.child(workDir, e.file()) + ")");
+            }
+            if (s.length() != e.length()) {
+                return Optional.of("has " + s.length() + " bytes instead of " + e.length() + " ("
+                        + fs.child(workDir, e.file()) + ")");
+            }
+        }
+        return Optional.empty();
     }
 
     /** Writes the metadata into staging, then renames staging onto the target in one step. */
@@ -189,27 +248,48 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
     }
 
-    /** Syncs the payloads in place, then creates the metadata with create-if-absent. */
-    private void publishByCreate(byte[] metaBytes) {
+    /**
+     * Syncs the payloads in place, creates the metadata with create-if-absent, then checks that
+     * no payload vanished while it did; if one did, the metadata is withdrawn and the commit fails.
+     */
+    private void publishByCreate(byte[] metaBytes, List<ManifestEntry> manifest) {
         try {
             fs.syncDirectory(target);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
             throw failed("syncing payloads failed", e);
         }
+        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
         try {
-            writeSynced(fs.child(target, MetadataCodec.FILE_NAME), metaBytes);
+            writeSynced(metadata, metaBytes);
         } catch (FileAlreadyExistsException e) {
             abortQuietly();
             throw alreadyExists(e);
         } catch (IOException | RuntimeException e) {
             resolveAmbiguousPublication(metaBytes, false, e);
         }
+        Optional<String> missing;
+        try {
+            missing = missingOrChanged(manifest);
+        } catch (IOException | RuntimeException e) {
+            missing = Optional.of("could not be checked after publication: " + e.getMessage());
+        }
+        if (missing.isPresent()) {
+            try {
+                fs.delete(metadata, false);
+            } catch (IOException | RuntimeException e) {
+                state = State.ABORTED;
+                inFlight.release(lease);
+                throw unknown("a payload " + missing.get() + " after publication and withdrawing the metadata failed", e);
+            }
+            abortQuietly();
+            throw failed("a payload " + missing.get() + " after publication; the metadata was withdrawn", null);
+        }
     }
 
     /**
      * The publishing step reported an error: it took effect when the target holds our metadata;
-     * it certainly did not when staging is still whole; otherwise nobody can tell.
+     * it certainly did not when staging is still whole or was taken away; otherwise nobody can tell.
      */
     private void resolveAmbiguousPublication(byte[] metaBytes, boolean stagingIntact, Exception e) {
         if (hasMetadata(target, metaBytes)) {
@@ -217,12 +297,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     request.jobId(), target, e);
             return;
         }
-        if (stagingIntact) {
+        if (stagingIntact || (renameMode && e instanceof NoSuchFileException)) {
             abortQuietly();
-            throw failed("publishing failed", e);
+            throw failed(stagingIntact ? "publishing failed" : "its staging area was removed before publication", e);
         }
         state = State.ABORTED;
-        openAttempts.remove(workDir);
+        inFlight.release(lease);
         throw unknown("publishing failed and its outcome cannot be read back", e);
     }
 
@@ -264,7 +344,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         state = State.ABORTED;
         cleanUp();
-        openAttempts.remove(workDir);
         LOG.info("Aborted savepoint {} of job {} ({})", request.savepointId(), request.jobId(), workDir);
     }
 
@@ -289,9 +368,11 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     fs.delete(workDir, false);
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.warn("Cannot remove staging of savepoint {} of job {}; garbage collection will ({})",
                     request.savepointId(), request.jobId(), workDir, e);
+        } finally {
+            inFlight.release(lease);
         }
     }
 
@@ -304,95 +385,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
         if (state != State.OPEN) {
             throw new IllegalStateException("Cannot " + what + " of savepoint " + request.savepointId() + " of job "
                     + request.jobId() + ": the writer is " + state.name().toLowerCase() + " (" + workDir + ")");
-        }
-    }
-
-    /** Hashes a payload on its way out; on close syncs it and records its manifest entry. */
-    private final class PayloadStream extends FilterOutputStream {
-        private final SyncableOutputStream raw;
-        private final HashingOutputStream hashing;
-        private final int pipelineId;
-        private final long checkpointId;
-        private final String file;
-        private final String path;
-        private boolean closed;
-        private boolean failed;
-
-        PayloadStream(SyncableOutputStream raw, int pipelineId, long checkpointId, String file, String path) {
-            super(new HashingOutputStream(new BufferedOutputStream(raw, BUFFER_BYTES)));
-            this.raw = raw;
-            this.hashing = (HashingOutputStream) out;
-            this.pipelineId = pipelineId;
-            this.checkpointId = checkpointId;
-            this.file = file;
-            this.path = path;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            requireNotClosed();
-            try {
-                hashing.write(b);
-            } catch (IOException | RuntimeException e) {
-                failed = true;
-                throw e;
-            }
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            requireNotClosed();
-            try {
-                hashing.write(b, off, len);
-            } catch (IOException | RuntimeException e) {
-                failed = true;
-                throw e;
-            }
-        }
-
-        @Override
-        public void flush() throws IOException {
-            requireNotClosed();
-            try {
-                hashing.flush();
-            } catch (IOException | RuntimeException e) {
-                failed = true;
-                throw e;
-            }
-        }
-
-        private void requireNotClosed() throws IOException {
-            if (closed) {
-                throw new IOException("Payload stream is closed (" + path + ")");
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            ManifestEntry entry = null;
-            try {
-                if (!failed) {
-                    hashing.flush();
-                    raw.sync();
-                }
-                raw.close();
-                if (!failed) {
-                    entry = new ManifestEntry(pipelineId, checkpointId, file, hashing.length(), hashing.sha256Hex());
-                }
-            } catch (IOException | RuntimeException e) {
-                try {
-                    raw.close();
-                } catch (IOException | RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            } finally {
-                payloadClosed(entry);
-            }
         }
     }
 }

@@ -3,6 +3,9 @@ package io.keepsake.storage.internal;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.StorageFileSystem;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * Where everything lives, as one value: the checkpoint root (namespace), the savepoint root, the
  * job id reserved when the savepoint root lies inside the namespace, and the names below them.
@@ -22,12 +25,23 @@ public final class StorageLayout {
     /** The folder under a job's savepoint folder where attempts are staged. */
     public static final String STAGING_DIR = ".staging";
 
+    /** The suffix of an attempt's lease file in the staging folder. */
+    static final String LEASE_SUFFIX = ".lease";
+
+    /** An attempt id: a savepoint id, a dot and 16 hex digits. */
+    private static final Pattern ATTEMPT = Pattern.compile("(.+)\\.[0-9a-f]{16}");
+
+    /** A payload file a Keepsake attempt writes into a savepoint folder. */
+    private static final Pattern PAYLOAD = Pattern.compile("pipeline--?\\d+(\\..+\\.[0-9a-f]{16})?\\.wire");
+
     private final StorageFileSystem fs;
     private final String namespace;
     private final String savepointRoot;
     private final String reservedJobId;
 
     private StorageLayout(StorageFileSystem fs, String namespace, String savepointRoot) {
+        requireBelowTop("namespace", namespace);
+        requireBelowTop("savepoint root", savepointRoot);
         this.fs = fs;
         this.namespace = namespace;
         this.savepointRoot = savepointRoot;
@@ -68,6 +82,20 @@ public final class StorageLayout {
             return slash < 0 ? rest : rest.substring(0, slash);
         }
         return null;
+    }
+
+    /** Refuses a root that is the top of its file system: everything on it would be in reach. */
+    private static void requireBelowTop(String what, String root) {
+        int scheme = root.indexOf("://");
+        String path = root;
+        if (scheme >= 0) {
+            int slash = root.indexOf('/', scheme + 3);
+            path = slash < 0 ? "" : root.substring(slash);
+        }
+        if (path.replace("/", "").isEmpty()) {
+            throw new InvalidStorageArgumentException("Cannot use " + what + ": it is the top of the file system;"
+                    + " give a folder of its own (" + root + ")");
+        }
     }
 
     private static String stripSlash(String p) {
@@ -118,8 +146,26 @@ public final class StorageLayout {
         return fs.child(savepointJobDir(jobId), STAGING_DIR);
     }
 
-    /** A path below a directory this layout produced, for a name that is validated here. */
-    public String child(String directory, String what, String name) {
-        return fs.child(directory, Names.requireSafeName(what, name));
+    /** The job id of a savepoint folder this layout produced ({@code <root>/<job>/<savepoint>}). */
+    String jobIdOf(String savepointDir) {
+        String p = savepointDir.endsWith("/") ? savepointDir.substring(0, savepointDir.length() - 1) : savepointDir;
+        String jobDir = p.substring(0, p.lastIndexOf('/'));
+        return jobDir.substring(jobDir.lastIndexOf('/') + 1);
+    }
+
+    /** The lease file of an attempt in flight. */
+    public String leasePath(String jobId, String attemptId) {
+        return fs.child(stagingDir(jobId), attemptId + LEASE_SUFFIX);
+    }
+
+    /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
+    static java.util.Optional<String> attemptSavepointId(String attemptId) {
+        Matcher m = ATTEMPT.matcher(attemptId);
+        return m.matches() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+    }
+
+    /** True for the names a Keepsake attempt writes into a savepoint folder. */
+    static boolean isKeepsakeFile(String name) {
+        return name.equals(MetadataCodec.FILE_NAME) || PAYLOAD.matcher(name).matches();
     }
 }

@@ -9,9 +9,12 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 
 /**
- * Hashes bytes as they are read and, at end of stream, checks length and SHA-256 against what the
- * manifest promised; a mismatch throws {@link SavepointCorruptedException} naming the file. Also
- * refuses to deliver more bytes than promised. Not thread-safe.
+ * Hashes bytes as they are read and checks length and SHA-256 against what the manifest promised
+ * before the last promised byte is handed out: the read that reaches the promised length first
+ * makes sure the file ends there and the digest matches, so a caller that reads exactly
+ * {@code length} bytes and closes never holds unverified bytes. A mismatch throws
+ * {@link SavepointCorruptedException} naming the file. Never delivers more bytes than promised.
+ * Not thread-safe.
  */
 public class VerifyingInputStream extends FilterInputStream {
 
@@ -19,6 +22,7 @@ public class VerifyingInputStream extends FilterInputStream {
     private final long expectedLength;
     private final String expectedSha256;
     private final MessageDigest digest = HashingOutputStream.sha256();
+    private final byte[] one = new byte[1];
     private long read;
     private boolean verified;
 
@@ -31,7 +35,6 @@ public class VerifyingInputStream extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         int n = read(one, 0, 1);
         return n <= 0 ? -1 : one[0] & 0xff;
     }
@@ -41,7 +44,11 @@ public class VerifyingInputStream extends FilterInputStream {
         if (len == 0) {
             return 0;
         }
-        int n = in.read(b, off, len);
+        if (verified) {
+            return -1;
+        }
+        long remaining = expectedLength - read;
+        int n = in.read(b, off, (int) Math.min(len, Math.max(remaining, 1)));
         if (n < 0) {
             verify();
             return -1;
@@ -52,6 +59,13 @@ public class VerifyingInputStream extends FilterInputStream {
                     expectedLength + " bytes", "at least " + read + " bytes");
         }
         digest.update(b, off, n);
+        if (read == expectedLength) {
+            if (in.read() != -1) {
+                throw new SavepointCorruptedException(file, "Payload is longer than the manifest says",
+                        expectedLength + " bytes", "at least " + (read + 1) + " bytes");
+            }
+            verify();
+        }
         return n;
     }
 

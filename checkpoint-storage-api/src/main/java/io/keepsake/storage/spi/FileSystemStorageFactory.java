@@ -54,8 +54,7 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
         StorageFileSystem fs = openFileSystem(options);
         KeepsakeStorage storage;
         try {
-            storage = KeepsakeStorage.open(fs, options.namespace(), options.savepointPath(),
-                    options.periodicMaxRetained());
+            storage = KeepsakeStorage.open(fs, options);
         } catch (RuntimeException e) {
             closeQuietly(fs, e);
             throw e;
