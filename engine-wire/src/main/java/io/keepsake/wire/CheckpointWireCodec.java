@@ -9,8 +9,6 @@ import io.keepsake.engine.SubtaskStatistics;
 import io.keepsake.engine.SubtaskStatus;
 import io.keepsake.engine.TaskStatistics;
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.wire.internal.BoundedInput;
-import io.keepsake.wire.internal.WireFormatException;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 
@@ -85,11 +83,6 @@ public final class CheckpointWireCodec {
         this.maxPayloadBytes = maxPayloadBytes;
     }
 
-    /** Returns the cap on payloads read from a stream, in bytes. */
-    public int maxPayloadBytes() {
-        return maxPayloadBytes;
-    }
-
     /** Encodes a checkpoint to engine-wire-v1 bytes. */
     public byte[] encode(CompletedCheckpoint checkpoint) {
         return ProtostuffIOUtil.toByteArray(toWire(checkpoint), WireCheckpoint.SCHEMA, LinkedBuffer.allocate(4096));
@@ -125,7 +118,7 @@ public final class CheckpointWireCodec {
     }
 
     /**
-     * Reads the stream to its end (up to {@link #maxPayloadBytes()}) and decodes it; the stream stays open.
+     * Reads the stream to its end (up to the cap this codec was created with) and decodes it; the stream stays open.
      *
      * @param in         the payload stream
      * @param sourceName where the bytes came from, for error messages
@@ -144,7 +137,7 @@ public final class CheckpointWireCodec {
     }
 
     /** Maps a checkpoint to its transfer objects: maps sorted by key, empty slots left out, end marker set. */
-    public WireCheckpoint toWire(CompletedCheckpoint checkpoint) {
+    WireCheckpoint toWire(CompletedCheckpoint checkpoint) {
         Objects.requireNonNull(checkpoint, "Cannot encode " + WHAT + ": checkpoint is null");
         WireCheckpoint wire = new WireCheckpoint();
         wire.jobId = checkpoint.jobId();
@@ -175,7 +168,7 @@ public final class CheckpointWireCodec {
      * @param source where they came from, for error messages
      * @throws SavepointCorruptedException when they violate the layout (unknown enum name, bad slot, ...)
      */
-    public CompletedCheckpoint fromWire(WireCheckpoint wire, String source) {
+    CompletedCheckpoint fromWire(WireCheckpoint wire, String source) {
         Objects.requireNonNull(wire, "Cannot decode " + WHAT + ": wire is null");
         return Decoding.run(WHAT, source, () -> new FromWire(source).checkpoint(wire));
     }
