@@ -59,6 +59,9 @@ public final class CheckpointWireCodec {
     /** Most subtask slots (action parallelism plus statistics slots) one payload may declare in total. */
     public static final long MAX_SLOTS = 1L << 22;
 
+    /** The one buffer between the encoder and the stream when encoding to a stream: 64 KiB. */
+    public static final int ENCODE_BUFFER_BYTES = 64 * 1024;
+
     private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
 
     private static final String WHAT = FORMAT_NAME + " checkpoint";
@@ -91,11 +94,18 @@ public final class CheckpointWireCodec {
     /**
      * Encodes a checkpoint to engine-wire-v1 and writes it to the stream, which stays open.
      *
+     * <p>One buffer of {@link #ENCODE_BUFFER_BYTES} sits between the encoder and {@code out}:
+     * field headers and the state arrays that fit in what is left of it are gathered there and
+     * reach {@code out} in writes of up to that size; a state array that does not fit is written
+     * to {@code out} as it is, uncopied, right after the buffered bytes before it. So no byte is
+     * copied more than once on its way to {@code out}, and {@code out} needs no buffer of its own.
+     *
      * @throws IOException when the stream fails
      */
     public void encode(CompletedCheckpoint checkpoint, OutputStream out) throws IOException {
         Objects.requireNonNull(out, "Cannot encode " + WHAT + ": out is null");
-        ProtostuffIOUtil.writeTo(out, toWire(checkpoint), WireCheckpoint.SCHEMA, LinkedBuffer.allocate(4096));
+        ProtostuffIOUtil.writeTo(out, toWire(checkpoint), WireCheckpoint.SCHEMA,
+                LinkedBuffer.allocate(ENCODE_BUFFER_BYTES));
     }
 
     /**
