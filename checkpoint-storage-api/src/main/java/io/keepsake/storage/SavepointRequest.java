@@ -30,12 +30,6 @@ public record SavepointRequest(String jobId, String savepointId, SavepointKind k
         properties = Collections.unmodifiableMap(new TreeMap<>(properties));
     }
 
-    /** A request with no properties, triggered now. */
-    public static SavepointRequest of(String jobId, String savepointId, SavepointKind kind, String payloadFormat) {
-        return new SavepointRequest(jobId, savepointId, kind, Versions.PRODUCER_VERSION, payloadFormat,
-                System.currentTimeMillis(), Map.of());
-    }
-
     /** A fresh id that sorts by time: {@code sp-<millis>-<8 hex>}. */
     public static String generateId(long nowMillis) {
         return String.format("sp-%013d-%08x", nowMillis, java.util.concurrent.ThreadLocalRandom.current().nextInt());

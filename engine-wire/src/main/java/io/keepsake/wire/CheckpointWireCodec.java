@@ -9,8 +9,6 @@ import io.keepsake.engine.SubtaskStatistics;
 import io.keepsake.engine.SubtaskStatus;
 import io.keepsake.engine.TaskStatistics;
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.wire.internal.BoundedInput;
-import io.keepsake.wire.internal.WireFormatException;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 
@@ -61,6 +59,9 @@ public final class CheckpointWireCodec {
     /** Most subtask slots (action parallelism plus statistics slots) one payload may declare in total. */
     public static final long MAX_SLOTS = 1L << 22;
 
+    /** The one buffer between the encoder and the stream when encoding to a stream: 64 KiB. */
+    public static final int ENCODE_BUFFER_BYTES = 64 * 1024;
+
     private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
 
     private static final String WHAT = FORMAT_NAME + " checkpoint";
@@ -85,11 +86,6 @@ public final class CheckpointWireCodec {
         this.maxPayloadBytes = maxPayloadBytes;
     }
 
-    /** Returns the cap on payloads read from a stream, in bytes. */
-    public int maxPayloadBytes() {
-        return maxPayloadBytes;
-    }
-
     /** Encodes a checkpoint to engine-wire-v1 bytes. */
     public byte[] encode(CompletedCheckpoint checkpoint) {
         return ProtostuffIOUtil.toByteArray(toWire(checkpoint), WireCheckpoint.SCHEMA, LinkedBuffer.allocate(4096));
@@ -98,11 +94,18 @@ public final class CheckpointWireCodec {
     /**
      * Encodes a checkpoint to engine-wire-v1 and writes it to the stream, which stays open.
      *
+     * <p>One buffer of {@link #ENCODE_BUFFER_BYTES} sits between the encoder and {@code out}:
+     * field headers and the state arrays that fit in what is left of it are gathered there and
+     * reach {@code out} in writes of up to that size; a state array that does not fit is written
+     * to {@code out} as it is, uncopied, right after the buffered bytes before it. So no byte is
+     * copied more than once on its way to {@code out}, and {@code out} needs no buffer of its own.
+     *
      * @throws IOException when the stream fails
      */
     public void encode(CompletedCheckpoint checkpoint, OutputStream out) throws IOException {
         Objects.requireNonNull(out, "Cannot encode " + WHAT + ": out is null");
-        ProtostuffIOUtil.writeTo(out, toWire(checkpoint), WireCheckpoint.SCHEMA, LinkedBuffer.allocate(4096));
+        ProtostuffIOUtil.writeTo(out, toWire(checkpoint), WireCheckpoint.SCHEMA,
+                LinkedBuffer.allocate(ENCODE_BUFFER_BYTES));
     }
 
     /**
@@ -125,7 +128,7 @@ public final class CheckpointWireCodec {
     }
 
     /**
-     * Reads the stream to its end (up to {@link #maxPayloadBytes()}) and decodes it; the stream stays open.
+     * Reads the stream to its end (up to the cap this codec was created with) and decodes it; the stream stays open.
      *
      * @param in         the payload stream
      * @param sourceName where the bytes came from, for error messages
@@ -144,7 +147,7 @@ public final class CheckpointWireCodec {
     }
 
     /** Maps a checkpoint to its transfer objects: maps sorted by key, empty slots left out, end marker set. */
-    public WireCheckpoint toWire(CompletedCheckpoint checkpoint) {
+    WireCheckpoint toWire(CompletedCheckpoint checkpoint) {
         Objects.requireNonNull(checkpoint, "Cannot encode " + WHAT + ": checkpoint is null");
         WireCheckpoint wire = new WireCheckpoint();
         wire.jobId = checkpoint.jobId();
@@ -175,7 +178,7 @@ public final class CheckpointWireCodec {
      * @param source where they came from, for error messages
      * @throws SavepointCorruptedException when they violate the layout (unknown enum name, bad slot, ...)
      */
-    public CompletedCheckpoint fromWire(WireCheckpoint wire, String source) {
+    CompletedCheckpoint fromWire(WireCheckpoint wire, String source) {
         Objects.requireNonNull(wire, "Cannot decode " + WHAT + ": wire is null");
         return Decoding.run(WHAT, source, () -> new FromWire(source).checkpoint(wire));
     }

@@ -24,7 +24,7 @@ final class Decoding {
             return step.run();
         } catch (SavepointCorruptedException | SavepointIncompatibleException e) {
             throw e;
-        } catch (io.keepsake.wire.internal.WireFormatException e) {
+        } catch (WireFormatException e) {
             throw new SavepointCorruptedException(source, "Cannot decode " + what + ": " + e.getMessage(),
                     null, null, e);
         } catch (Exception e) {

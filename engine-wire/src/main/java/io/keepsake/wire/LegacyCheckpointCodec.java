@@ -4,8 +4,6 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.wire.internal.BoundedInput;
-import io.keepsake.wire.internal.LegacyLayout;
 
 import java.util.Objects;
 

@@ -27,21 +27,22 @@ import java.util.List;
  * <p>Tags are frozen: never renumbered and never reused. A field that is removed keeps its tag
  * reserved here as retired. Retired tags: none.
  *
- * <p>A plain mutable transfer object; not thread-safe. {@link #SCHEMA} is the pinned layout.
+ * <p>A plain mutable transfer object, not thread-safe, and not API: only {@link CheckpointWireCodec}
+ * (and tests in this package) see it. {@link #SCHEMA} is the pinned layout.
  */
-public final class WireActionState {
+final class WireActionState {
 
     @Tag(1)
-    public String name;
+    String name;
     @Tag(2)
-    public int parallelism;
+    int parallelism;
     @Tag(3)
-    public List<WireSubtaskState> subtasks = new ArrayList<>();
+    List<WireSubtaskState> subtasks = new ArrayList<>();
     @Tag(4)
-    public WireSubtaskState coordinator;
+    WireSubtaskState coordinator;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    public static final Schema<WireActionState> SCHEMA = new WireSchema<>(WireActionState.class,
+    static final Schema<WireActionState> SCHEMA = new WireSchema<>(WireActionState.class, WireActionState::new,
             "name", "parallelism", "subtasks", "coordinator") {
         @Override
         public void writeTo(Output output, WireActionState m) throws IOException {

@@ -31,31 +31,32 @@ import java.util.List;
  * <p>Not stored: the runtime-only {@code restored} flag. Tags are frozen: never renumbered and
  * never reused. A field that is removed keeps its tag reserved here as retired. Retired tags: none.
  *
- * <p>A plain mutable transfer object; not thread-safe. {@link #SCHEMA} is the pinned layout.
+ * <p>A plain mutable transfer object, not thread-safe, and not API: only {@link CheckpointWireCodec}
+ * (and tests in this package) see it. {@link #SCHEMA} is the pinned layout.
  */
-public final class WireCheckpoint {
+final class WireCheckpoint {
 
     @Tag(1)
-    public long jobId;
+    long jobId;
     @Tag(2)
-    public int pipelineId;
+    int pipelineId;
     @Tag(3)
-    public long checkpointId;
+    long checkpointId;
     @Tag(4)
-    public long triggerTimestamp;
+    long triggerTimestamp;
     @Tag(5)
-    public String checkpointType;
+    String checkpointType;
     @Tag(6)
-    public long completedTimestamp;
+    long completedTimestamp;
     @Tag(7)
-    public List<WireActionState> actionStates = new ArrayList<>();
+    List<WireActionState> actionStates = new ArrayList<>();
     @Tag(8)
-    public List<WireTaskStatistics> taskStatistics = new ArrayList<>();
+    List<WireTaskStatistics> taskStatistics = new ArrayList<>();
     @Tag(9)
-    public boolean complete;
+    boolean complete;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    public static final Schema<WireCheckpoint> SCHEMA = new WireSchema<>(WireCheckpoint.class,
+    static final Schema<WireCheckpoint> SCHEMA = new WireSchema<>(WireCheckpoint.class, WireCheckpoint::new,
             "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType", "completedTimestamp",
             "actionStates", "taskStatistics", "complete") {
         @Override

@@ -1,25 +1,20 @@
 package io.keepsake.wire;
 
-import io.keepsake.wire.internal.NamedFieldSchema;
+import java.util.function.Supplier;
 
-/** Boilerplate shared by the hand-written engine-wire-v1 schemas: field names by tag. */
+/** Boilerplate shared by the hand-written engine-wire-v1 schemas: field names by tag, new messages. */
 abstract class WireSchema<T> extends NamedFieldSchema<T> {
 
-    private final Class<T> typeClass;
+    private final Supplier<T> factory;
 
     /** Takes the field names in tag order: the name at index i has tag i + 1. */
-    WireSchema(Class<T> typeClass, String... fieldNames) {
+    WireSchema(Class<T> typeClass, Supplier<T> factory, String... fieldNames) {
         super(CheckpointWireCodec.FORMAT_NAME, typeClass.getSimpleName(), typeClass, fieldNames);
-        this.typeClass = typeClass;
+        this.factory = factory;
     }
 
     @Override
     public final T newMessage() {
-        try {
-            return typeClass.getDeclaredConstructor().newInstance();
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("Cannot create " + typeClass.getSimpleName()
-                    + ": no public no-argument constructor (" + e + ")", e);
-        }
+        return factory.get();
     }
 }

@@ -26,24 +26,25 @@ import java.util.List;
  * <p>Tags are frozen: never renumbered and never reused. A field that is removed keeps its tag
  * reserved here as retired. Retired tags: none.
  *
- * <p>A plain mutable transfer object; not thread-safe. {@link #SCHEMA} is the pinned layout.
+ * <p>A plain mutable transfer object, not thread-safe, and not API: only {@link CheckpointWireCodec}
+ * (and tests in this package) see it. {@link #SCHEMA} is the pinned layout.
  */
-public final class WireSubtaskState {
+final class WireSubtaskState {
 
     /** The slot a coordinator's state carries. */
-    public static final int COORDINATOR_SLOT = -1;
+    static final int COORDINATOR_SLOT = -1;
 
     @Tag(1)
-    public int slot;
+    int slot;
     @Tag(2)
-    public int index;
+    int index;
     @Tag(3)
-    public List<byte[]> state = new ArrayList<>();
+    List<byte[]> state = new ArrayList<>();
     @Tag(4)
-    public List<Integer> nullStatePositions = new ArrayList<>();
+    List<Integer> nullStatePositions = new ArrayList<>();
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    public static final Schema<WireSubtaskState> SCHEMA = new WireSchema<>(WireSubtaskState.class,
+    static final Schema<WireSubtaskState> SCHEMA = new WireSchema<>(WireSubtaskState.class, WireSubtaskState::new,
             "slot", "index", "state", "nullStatePositions") {
         @Override
         public void writeTo(Output output, WireSubtaskState m) throws IOException {

@@ -23,27 +23,28 @@ import java.io.IOException;
  * <p>Tags are frozen: never renumbered and never reused. A field that is removed keeps its tag
  * reserved here as retired. Retired tags: none.
  *
- * <p>A plain mutable transfer object; not thread-safe. {@link #SCHEMA} is the pinned layout.
+ * <p>A plain mutable transfer object, not thread-safe, and not API: only {@link CheckpointWireCodec}
+ * (and tests in this package) see it. {@link #SCHEMA} is the pinned layout.
  */
-public final class WireSubtaskStatistics {
+final class WireSubtaskStatistics {
 
     /** The slot a latest acknowledgement carries. */
-    public static final int LATEST_ACKED_SLOT = -1;
+    static final int LATEST_ACKED_SLOT = -1;
 
     @Tag(1)
-    public int slot;
+    int slot;
     @Tag(2)
-    public int subtaskIndex;
+    int subtaskIndex;
     @Tag(3)
-    public long ackTimestamp;
+    long ackTimestamp;
     @Tag(4)
-    public long stateSize;
+    long stateSize;
     @Tag(5)
-    public String status;
+    String status;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    public static final Schema<WireSubtaskStatistics> SCHEMA = new WireSchema<>(WireSubtaskStatistics.class,
-            "slot", "subtaskIndex", "ackTimestamp", "stateSize", "status") {
+    static final Schema<WireSubtaskStatistics> SCHEMA = new WireSchema<>(WireSubtaskStatistics.class,
+            WireSubtaskStatistics::new, "slot", "subtaskIndex", "ackTimestamp", "stateSize", "status") {
         @Override
         public void writeTo(Output output, WireSubtaskStatistics m) throws IOException {
             output.writeInt32(1, m.slot, false);

@@ -29,25 +29,26 @@ import java.util.List;
  * <p>Tags are frozen: never renumbered and never reused. A field that is removed keeps its tag
  * reserved here as retired. Retired tags: none.
  *
- * <p>A plain mutable transfer object; not thread-safe. {@link #SCHEMA} is the pinned layout.
+ * <p>A plain mutable transfer object, not thread-safe, and not API: only {@link CheckpointWireCodec}
+ * (and tests in this package) see it. {@link #SCHEMA} is the pinned layout.
  */
-public final class WireTaskStatistics {
+final class WireTaskStatistics {
 
     @Tag(1)
-    public long jobVertexId;
+    long jobVertexId;
     @Tag(2)
-    public int subtaskCount;
+    int subtaskCount;
     @Tag(3)
-    public List<WireSubtaskStatistics> subtaskStats = new ArrayList<>();
+    List<WireSubtaskStatistics> subtaskStats = new ArrayList<>();
     @Tag(4)
-    public List<Boolean> subtaskCompleted = new ArrayList<>();
+    List<Boolean> subtaskCompleted = new ArrayList<>();
     @Tag(5)
-    public int numAcknowledgedSubtasks;
+    int numAcknowledgedSubtasks;
     @Tag(6)
-    public WireSubtaskStatistics latestAcked;
+    WireSubtaskStatistics latestAcked;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    public static final Schema<WireTaskStatistics> SCHEMA = new WireSchema<>(WireTaskStatistics.class,
+    static final Schema<WireTaskStatistics> SCHEMA = new WireSchema<>(WireTaskStatistics.class, WireTaskStatistics::new,
             "jobVertexId", "subtaskCount", "subtaskStats", "subtaskCompleted", "numAcknowledgedSubtasks",
             "latestAcked") {
         @Override

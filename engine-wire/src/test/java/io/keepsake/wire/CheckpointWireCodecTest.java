@@ -289,7 +289,7 @@ class CheckpointWireCodecTest {
                 "status"));
 
         for (Map.Entry<Class<?>, List<String>> e : frozen.entrySet()) {
-            Schema<?> schema = (Schema<?>) e.getKey().getField("SCHEMA").get(null);
+            Schema<?> schema = (Schema<?>) e.getKey().getDeclaredField("SCHEMA").get(null);
             List<Field> fields = Arrays.stream(e.getKey().getDeclaredFields())
                     .filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
             assertThat(fields).as("fields of %s", e.getKey().getSimpleName()).hasSize(e.getValue().size());

@@ -15,9 +15,6 @@ public interface SavepointFormatReader {
     /** The savepoint format version this reader reads. */
     int formatVersion();
 
-    /** The release that introduced this version and what changed, for operators. */
-    String description();
-
     /**
      * Reads every pipeline's checkpoint of a savepoint, keyed by pipeline id.
      *

@@ -18,19 +18,15 @@ import java.util.TreeMap;
  * Format version 1 (Keepsake 0.1.0, the first bundle format): {@code _metadata.ser} with a
  * manifest, one {@code engine-wire-v1} payload per pipeline. Payloads are decoded while their
  * bytes are hashed, and the checkpoint's pipeline and checkpoint ids must match the manifest.
+ * Not API: reached through {@link SavepointReaderRegistry}.
  */
-public final class V1SavepointReader implements SavepointFormatReader {
+final class V1SavepointReader implements SavepointFormatReader {
 
     private final CheckpointWireCodec codec = new CheckpointWireCodec();
 
     @Override
     public int formatVersion() {
         return 1;
-    }
-
-    @Override
-    public String description() {
-        return "version 1, introduced in Keepsake 0.1.0: manifest with SHA-256 per payload, engine-wire-v1 payloads";
     }
 
     @Override

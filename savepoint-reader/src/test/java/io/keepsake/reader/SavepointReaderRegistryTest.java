@@ -15,7 +15,6 @@ class SavepointReaderRegistryTest {
         assertThat(SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION).isLessThanOrEqualTo(SavepointReaderRegistry.CURRENT_FORMAT_VERSION);
         for (int v = SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION; v <= SavepointReaderRegistry.CURRENT_FORMAT_VERSION; v++) {
             assertThat(registry.forVersion(v).formatVersion()).isEqualTo(v);
-            assertThat(registry.forVersion(v).description()).contains("version " + v);
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +34,8 @@ class GcCommandTest {
     /** Begins a savepoint, writes one payload and abandons the writer, as a crashed job master would. */
     private Path abandonAttempt(CheckpointStorage storage) throws Exception {
         SavepointWriter writer = ((SavepointStorage) storage).beginSavepoint(
-                SavepointRequest.of(ToolRun.JOB, "sp-crashed", SavepointKind.MANUAL, "engine-wire-v1"));
+                new SavepointRequest(ToolRun.JOB, "sp-crashed", SavepointKind.MANUAL,
+                        "test", "engine-wire-v1", System.currentTimeMillis(), Map.of()));
         try (OutputStream out = writer.openPayload(1, 6)) {
             out.write(new byte[] {1, 2, 3});
         }

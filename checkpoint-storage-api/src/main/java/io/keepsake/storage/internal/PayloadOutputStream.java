@@ -3,21 +3,19 @@ package io.keepsake.storage.internal;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.spi.SyncableOutputStream;
 
-import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
- * One payload on its way into a staged savepoint: gathered into large writes, hashed (SHA-256)
+ * One payload on its way into a staged savepoint: hashed (SHA-256)
  * and counted as it passes, synced and closed on {@link #close}, which hands its manifest entry
- * (or null, when a write failed) to the writer. A write after close or after a failed write
- * fails. Not thread-safe: one thread writes one payload.
+ * (or null, when a write failed) to the writer. It adds no buffer of its own: the encoder's one
+ * buffer (see {@code CheckpointWireCodec}) hands it large writes, so bytes are copied once before
+ * the file system. A write after close or after a failed write fails. {@link #abandon} closes the
+ * file without a manifest entry. Not thread-safe: one thread writes one payload.
  */
 final class PayloadOutputStream extends FilterOutputStream {
-
-    /** Payload writes are gathered into chunks of this size before they reach the file system. */
-    static final int BUFFER_BYTES = 64 * 1024;
 
     private final SyncableOutputStream raw;
     private final HashingOutputStream hashing;
@@ -25,13 +23,13 @@ final class PayloadOutputStream extends FilterOutputStream {
     private final long checkpointId;
     private final String file;
     private final String path;
-    private final Consumer<ManifestEntry> onClose;
+    private final BiConsumer<PayloadOutputStream, ManifestEntry> onClose;
     private boolean closed;
     private boolean failed;
 
     PayloadOutputStream(SyncableOutputStream raw, int pipelineId, long checkpointId, String file, String path,
-                        Consumer<ManifestEntry> onClose) {
-        super(new HashingOutputStream(new BufferedOutputStream(raw, BUFFER_BYTES)));
+                        BiConsumer<PayloadOutputStream, ManifestEntry> onClose) {
+        super(new HashingOutputStream(raw));
         this.raw = raw;
         this.hashing = (HashingOutputStream) out;
         this.pipelineId = pipelineId;
@@ -74,6 +72,16 @@ final class PayloadOutputStream extends FilterOutputStream {
         }
     }
 
+    /** Closes the file without syncing it or recording an entry, when the attempt is aborted under it. */
+    void abandon() {
+        failed = true;
+        try {
+            close();
+        } catch (IOException | RuntimeException e) {
+            // the attempt is being thrown away; the file goes with it
+        }
+    }
+
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -98,7 +106,7 @@ final class PayloadOutputStream extends FilterOutputStream {
             }
             throw e;
         } finally {
-            onClose.accept(entry);
+            onClose.accept(this, entry);
         }
     }
 }

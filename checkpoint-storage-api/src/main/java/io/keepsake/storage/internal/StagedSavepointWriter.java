@@ -72,7 +72,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final Set<Integer> pipelines = new HashSet<>();
     private final List<String> writtenFiles = new ArrayList<>();
     private InFlightAttempts.Lease lease;
-    private int openStreams;
+    private final Set<PayloadOutputStream> openStreams = new HashSet<>();
     private State state = State.OPEN;
 
     private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
@@ -142,13 +142,15 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     + request.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
         }
         writtenFiles.add(file);
-        openStreams++;
-        return new PayloadOutputStream(raw, pipelineId, checkpointId, file, path, this::payloadClosed);
+        PayloadOutputStream stream = new PayloadOutputStream(raw, pipelineId, checkpointId, file, path,
+                this::payloadClosed);
+        openStreams.add(stream);
+        return stream;
     }
 
-    private synchronized void payloadClosed(ManifestEntry entry) {
-        openStreams--;
-        if (entry != null) {
+    private synchronized void payloadClosed(PayloadOutputStream stream, ManifestEntry entry) {
+        openStreams.remove(stream);
+        if (entry != null && state == State.OPEN) {
             entries.add(entry);
         }
     }
@@ -156,9 +158,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
     @Override
     public synchronized SavepointHandle commit(long completedTimestamp) {
         requireOpen("commit");
-        if (openStreams > 0) {
+        if (!openStreams.isEmpty()) {
             throw new IllegalStateException("Cannot commit savepoint " + request.savepointId() + " of job "
-                    + request.jobId() + ": " + openStreams + " payload stream(s) still open (" + workDir + ")");
+                    + request.jobId() + ": " + openStreams.size() + " payload stream(s) still open (" + workDir + ")");
         }
         if (entries.size() != pipelines.size()) {
             abortQuietly();
@@ -343,6 +345,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
             return;
         }
         state = State.ABORTED;
+        for (PayloadOutputStream stream : List.copyOf(openStreams)) {
+            stream.abandon();
+        }
         cleanUp();
         LOG.info("Aborted savepoint {} of job {} ({})", request.savepointId(), request.jobId(), workDir);
     }

@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -96,7 +97,8 @@ class HdfsAtomicityTest {
     }
 
     private static SavepointHandle commit(KeepsakeStorage s, String jobId, String savepointId, byte[] payload) {
-        try (SavepointWriter w = s.beginSavepoint(SavepointRequest.of(jobId, savepointId, SavepointKind.MANUAL, "test"))) {
+        try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(jobId, savepointId, SavepointKind.MANUAL,
+                "test", "test", System.currentTimeMillis(), Map.of()))) {
             try (OutputStream out = w.openPayload(1, 1)) {
                 out.write(payload);
             }
@@ -242,7 +244,8 @@ class HdfsAtomicityTest {
                     int racer = i;
                     Callable<Integer> race = () -> {
                         try (SavepointWriter w = s.beginSavepoint(
-                                SavepointRequest.of("1001", id, SavepointKind.MANUAL, "test"))) {
+                                new SavepointRequest("1001", id, SavepointKind.MANUAL,
+                                        "test", "test", System.currentTimeMillis(), Map.of()))) {
                             try (OutputStream out = w.openPayload(1, 1)) {
                                 out.write(bytes(racer, 2_000));
                             }

@@ -134,7 +134,8 @@ class HdfsKerberosTest {
             assertThat(storage.namespace()).isEqualTo("file://" + temp.resolve("ns"));
 
             storage.storeCheckPoint(state);
-            try (SavepointWriter w = storage.beginSavepoint(SavepointRequest.of(JOB, "sp-1", SavepointKind.MANUAL, "t"))) {
+            try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest(JOB, "sp-1", SavepointKind.MANUAL,
+                    "test", "t", System.currentTimeMillis(), Map.of()))) {
                 try (OutputStream out = w.openPayload(1, 7)) {
                     out.write(new byte[] {4, 5});
                 }

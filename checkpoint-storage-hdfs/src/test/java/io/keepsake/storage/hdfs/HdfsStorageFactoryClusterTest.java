@@ -86,7 +86,8 @@ class HdfsStorageFactoryClusterTest {
             PipelineState state = new PipelineState("1001", 2, 9, new byte[] {7, 7});
             storage.storeCheckPoint(state);
             SavepointStorage savepoints = (SavepointStorage) storage;
-            try (SavepointWriter w = savepoints.beginSavepoint(SavepointRequest.of("1001", "sp-1", SavepointKind.MANUAL, "t"))) {
+            try (SavepointWriter w = savepoints.beginSavepoint(new SavepointRequest("1001", "sp-1", SavepointKind.MANUAL,
+                    "test", "t", System.currentTimeMillis(), Map.of()))) {
                 try (OutputStream out = w.openPayload(2, 9)) {
                     out.write(new byte[] {8});
                 }

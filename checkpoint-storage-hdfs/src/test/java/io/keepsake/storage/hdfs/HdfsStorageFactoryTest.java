@@ -80,7 +80,8 @@ class HdfsStorageFactoryTest {
             assertThat(storage.namespace()).isEqualTo("file://" + temp.resolve("ns"));
             PipelineState state = new PipelineState("1001", 1, 7, new byte[] {1, 2, 3});
             storage.storeCheckPoint(state);
-            try (SavepointWriter w = storage.beginSavepoint(SavepointRequest.of("1001", "sp-1", SavepointKind.MANUAL, "t"))) {
+            try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest("1001", "sp-1", SavepointKind.MANUAL,
+                    "test", "t", System.currentTimeMillis(), Map.of()))) {
                 try (OutputStream out = w.openPayload(1, 7)) {
                     out.write(new byte[] {4, 5});
                 }

@@ -2,8 +2,9 @@ package io.keepsake.tool.internal;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.reader.SavepointReaderRegistry;
-import io.keepsake.storage.SavepointContent;
+import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
@@ -12,10 +13,11 @@ import io.keepsake.storage.SavepointStorageException;
 import java.util.Map;
 
 /**
- * Reads every byte of one savepoint and decodes it, turning the typed errors into an outcome the
- * tool can print: {@link SavepointStorage#readSavepoint} checks the metadata and each payload's
- * length and SHA-256, then the registry's reader for the format version decodes every payload.
- * Stateless and thread-safe.
+ * Reads every byte of one savepoint once and decodes it, turning the typed errors into an outcome
+ * the tool can print: {@link SavepointStorage#readMetadata} checks the metadata, then the
+ * registry's reader for the format version streams each payload through the storage's verifying
+ * stream, which checks its length and SHA-256 while the reader decodes it. Stateless and
+ * thread-safe.
  */
 public final class SavepointVerifier {
 
@@ -71,9 +73,10 @@ public final class SavepointVerifier {
     public static Outcome verify(SavepointStorage storage, SavepointReaderRegistry registry, String jobId,
                                  String savepointId) {
         try {
-            SavepointContent content = storage.readSavepoint(jobId, savepointId);
-            Map<Integer, CompletedCheckpoint> decoded = registry.read(storage, content.handle());
-            long bytes = content.payloads().values().stream().mapToLong(b -> b.length).sum();
+            SavepointHandle handle = storage.readMetadata(jobId, savepointId);
+            Map<Integer, CompletedCheckpoint> decoded = registry.read(storage, handle);
+            // The reader consumed every payload to its end, so each length and SHA-256 was checked.
+            long bytes = handle.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
             return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, decoded.size(), bytes);
         } catch (SavepointCorruptedException e) {
             return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file());

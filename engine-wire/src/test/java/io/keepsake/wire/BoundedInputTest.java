@@ -1,4 +1,4 @@
-package io.keepsake.wire.internal;
+package io.keepsake.wire;
 
 import io.protostuff.Input;
 import io.protostuff.Output;

@@ -1,4 +1,4 @@
-package io.keepsake.wire.internal;
+package io.keepsake.wire;
 
 import io.keepsake.engine.ActionState;
 import io.keepsake.engine.ActionStateKey;
@@ -45,8 +45,13 @@ import java.util.Map;
  * <p>Decoding reads through {@link BoundedInput}; runs of nulls are charged to its expansion
  * budget. Unknown fields in messages are skipped (as protostuff does); unknown fields inside a
  * collection, map or array group are rejected (as protostuff does). Stateless and thread-safe.
+ *
+ * <p>Each {@code *Message} class below is the mutable form of one legacy message (a
+ * {@code CompletedCheckpoint}, an {@code ActionStateKey}, a list, a map and its entries, ...): its
+ * schema reads into it and writes from it, and its {@code build()} checks what was read and turns
+ * it into the runtime value.
  */
-public final class LegacyLayout {
+final class LegacyLayout {
 
     /** Most null elements that runs of nulls in one input may expand to, in total. */
     public static final long MAX_EXPANDED_NULLS = 1L << 22;
@@ -72,7 +77,7 @@ public final class LegacyLayout {
 
     /** Encodes a checkpoint exactly as SeaTunnel 2.3.x would. */
     public static byte[] encode(CompletedCheckpoint checkpoint) {
-        return ProtostuffIOUtil.toByteArray(new CheckpointB(checkpoint), CHECKPOINT, LinkedBuffer.allocate(4096));
+        return ProtostuffIOUtil.toByteArray(new CheckpointMessage(checkpoint), CHECKPOINT, LinkedBuffer.allocate(4096));
     }
 
     /**
@@ -82,7 +87,7 @@ public final class LegacyLayout {
      */
     public static CompletedCheckpoint decode(byte[] bytes) throws IOException {
         BoundedInput input = new BoundedInput(bytes, MAX_EXPANDED_NULLS);
-        return input.readMessage(new CheckpointB(), CHECKPOINT).build();
+        return input.readMessage(new CheckpointMessage(), CHECKPOINT).build();
     }
 
     static int checkpointTypeOrdinal(CheckpointType type) {
@@ -170,95 +175,95 @@ public final class LegacyLayout {
     private static final ValueCodec<ActionStateKey> KEY_VALUE = new ValueCodec<>() {
         @Override
         public ActionStateKey read(Input input) throws IOException {
-            return input.mergeObject(new KeyB(), KEY).build();
+            return input.mergeObject(new KeyMessage(), KEY).build();
         }
 
         @Override
         public void write(Output output, int number, ActionStateKey value) throws IOException {
-            output.writeObject(number, new KeyB(value), KEY, true);
+            output.writeObject(number, new KeyMessage(value), KEY, true);
         }
     };
 
     private static final ValueCodec<ActionSubtaskState> SUBTASK_VALUE = new ValueCodec<>() {
         @Override
         public ActionSubtaskState read(Input input) throws IOException {
-            return input.mergeObject(new SubtaskB(), SUBTASK).build();
+            return input.mergeObject(new SubtaskMessage(), SUBTASK).build();
         }
 
         @Override
         public void write(Output output, int number, ActionSubtaskState value) throws IOException {
-            output.writeObject(number, new SubtaskB(value), SUBTASK, true);
+            output.writeObject(number, new SubtaskMessage(value), SUBTASK, true);
         }
     };
 
     private static final ValueCodec<ActionState> ACTION_VALUE = new ValueCodec<>() {
         @Override
         public ActionState read(Input input) throws IOException {
-            return input.mergeObject(new ActionB(), ACTION).build();
+            return input.mergeObject(new ActionMessage(), ACTION).build();
         }
 
         @Override
         public void write(Output output, int number, ActionState value) throws IOException {
-            output.writeObject(number, new ActionB(value), ACTION, true);
+            output.writeObject(number, new ActionMessage(value), ACTION, true);
         }
     };
 
     private static final ValueCodec<SubtaskStatistics> SUBTASK_STATS_VALUE = new ValueCodec<>() {
         @Override
         public SubtaskStatistics read(Input input) throws IOException {
-            return input.mergeObject(new SubtaskStatsB(), SUBTASK_STATS).build();
+            return input.mergeObject(new SubtaskStatsMessage(), SUBTASK_STATS).build();
         }
 
         @Override
         public void write(Output output, int number, SubtaskStatistics value) throws IOException {
-            output.writeObject(number, new SubtaskStatsB(value), SUBTASK_STATS, true);
+            output.writeObject(number, new SubtaskStatsMessage(value), SUBTASK_STATS, true);
         }
     };
 
     private static final ValueCodec<TaskStatistics> TASK_STATS_VALUE = new ValueCodec<>() {
         @Override
         public TaskStatistics read(Input input) throws IOException {
-            return input.mergeObject(new TaskStatsB(), TASK_STATS).build();
+            return input.mergeObject(new TaskStatsMessage(), TASK_STATS).build();
         }
 
         @Override
         public void write(Output output, int number, TaskStatistics value) throws IOException {
-            output.writeObject(number, new TaskStatsB(value), TASK_STATS, true);
+            output.writeObject(number, new TaskStatsMessage(value), TASK_STATS, true);
         }
     };
 
     // ---------------------------------------------------------------- List: field 1 values, field 2 null runs
 
-    private static final class ListB<E> {
+    private static final class ListMessage<E> {
         final List<E> elements;
 
-        ListB() {
+        ListMessage() {
             this.elements = new ArrayList<>();
         }
 
-        ListB(List<E> elements) {
+        ListMessage(List<E> elements) {
             this.elements = elements;
         }
     }
 
-    private static final class ListSchema<E> extends LegacySchemaBase<ListB<E>> {
+    private static final class ListSchema<E> extends LegacySchemaBase<ListMessage<E>> {
         private final ValueCodec<E> codec;
         private final String what;
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         ListSchema(ValueCodec<E> codec, String what) {
-            super("List", (Class) ListB.class, "v", "n");
+            super("List", (Class) ListMessage.class, "v", "n");
             this.codec = codec;
             this.what = what;
         }
 
         @Override
-        public ListB<E> newMessage() {
-            return new ListB<>();
+        public ListMessage<E> newMessage() {
+            return new ListMessage<>();
         }
 
         @Override
-        public void writeTo(Output output, ListB<E> message) throws IOException {
+        public void writeTo(Output output, ListMessage<E> message) throws IOException {
             int nulls = 0;
             for (E element : message.elements) {
                 if (element == null) {
@@ -277,7 +282,7 @@ public final class LegacyLayout {
         }
 
         @Override
-        public void mergeFrom(Input input, ListB<E> message) throws IOException {
+        public void mergeFrom(Input input, ListMessage<E> message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.elements.add(codec.read(input));
@@ -297,43 +302,43 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- Map: field 1 entries {1 key, 2 value}
 
-    private static final class MapB<K, V> {
+    private static final class MapMessage<K, V> {
         final Map<K, V> map;
 
-        MapB() {
+        MapMessage() {
             this.map = new LinkedHashMap<>();
         }
 
-        MapB(Map<K, V> map) {
+        MapMessage(Map<K, V> map) {
             this.map = map;
         }
     }
 
-    private static final class EntryB<K, V> {
+    private static final class MapEntryMessage<K, V> {
         K key;
         V value;
     }
 
-    private static final class MapSchema<K, V> extends LegacySchemaBase<MapB<K, V>> {
+    private static final class MapSchema<K, V> extends LegacySchemaBase<MapMessage<K, V>> {
         private final String what;
         private final EntrySchema<K, V> entrySchema;
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         MapSchema(ValueCodec<K> keyCodec, ValueCodec<V> valueCodec, String what) {
-            super("Map", (Class) MapB.class, "e");
+            super("Map", (Class) MapMessage.class, "e");
             this.what = what;
             this.entrySchema = new EntrySchema<>(keyCodec, valueCodec, what);
         }
 
         @Override
-        public MapB<K, V> newMessage() {
-            return new MapB<>();
+        public MapMessage<K, V> newMessage() {
+            return new MapMessage<>();
         }
 
         @Override
-        public void writeTo(Output output, MapB<K, V> message) throws IOException {
+        public void writeTo(Output output, MapMessage<K, V> message) throws IOException {
             for (Map.Entry<K, V> e : message.map.entrySet()) {
-                EntryB<K, V> entry = new EntryB<>();
+                MapEntryMessage<K, V> entry = new MapEntryMessage<>();
                 entry.key = e.getKey();
                 entry.value = e.getValue();
                 output.writeObject(1, entry, entrySchema, true);
@@ -341,13 +346,13 @@ public final class LegacyLayout {
         }
 
         @Override
-        public void mergeFrom(Input input, MapB<K, V> message) throws IOException {
+        public void mergeFrom(Input input, MapMessage<K, V> message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 if (number != 1) {
                     throw new WireFormatException(what + " holds field " + number
                             + ", but a map holds only entries in field 1 (" + number + ")");
                 }
-                EntryB<K, V> entry = input.mergeObject(new EntryB<>(), entrySchema);
+                MapEntryMessage<K, V> entry = input.mergeObject(new MapEntryMessage<>(), entrySchema);
                 required(entry.key, "an entry of " + what, 1, "key");
                 required(entry.value, "an entry of " + what, 2, "value");
                 if (message.map.containsKey(entry.key)) {
@@ -358,26 +363,26 @@ public final class LegacyLayout {
         }
     }
 
-    private static final class EntrySchema<K, V> extends LegacySchemaBase<EntryB<K, V>> {
+    private static final class EntrySchema<K, V> extends LegacySchemaBase<MapEntryMessage<K, V>> {
         private final ValueCodec<K> keyCodec;
         private final ValueCodec<V> valueCodec;
         private final String what;
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         EntrySchema(ValueCodec<K> keyCodec, ValueCodec<V> valueCodec, String what) {
-            super("Entry", (Class) EntryB.class, "k", "v");
+            super("Entry", (Class) MapEntryMessage.class, "k", "v");
             this.keyCodec = keyCodec;
             this.valueCodec = valueCodec;
             this.what = what;
         }
 
         @Override
-        public EntryB<K, V> newMessage() {
-            return new EntryB<>();
+        public MapEntryMessage<K, V> newMessage() {
+            return new MapEntryMessage<>();
         }
 
         @Override
-        public void writeTo(Output output, EntryB<K, V> message) throws IOException {
+        public void writeTo(Output output, MapEntryMessage<K, V> message) throws IOException {
             if (message.key != null) {
                 keyCodec.write(output, 1, message.key);
             }
@@ -387,7 +392,7 @@ public final class LegacyLayout {
         }
 
         @Override
-        public void mergeFrom(Input input, EntryB<K, V> message) throws IOException {
+        public void mergeFrom(Input input, MapEntryMessage<K, V> message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.key = keyCodec.read(input);
@@ -401,26 +406,27 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- boolean[]: field 1 length, field 2 elements
 
-    private static final class BoolArrayB {
+    private static final class BoolArrayMessage {
         boolean[] values;
 
-        BoolArrayB() {
+        BoolArrayMessage() {
         }
 
-        BoolArrayB(boolean[] values) {
+        BoolArrayMessage(boolean[] values) {
             this.values = values;
         }
     }
 
-    private static final Schema<BoolArrayB> BOOL_ARRAY = new LegacySchemaBase<>("boolean[]", BoolArrayB.class,
+    private static final Schema<BoolArrayMessage> BOOL_ARRAY = new LegacySchemaBase<>("boolean[]",
+            BoolArrayMessage.class,
             "length", "element") {
         @Override
-        public BoolArrayB newMessage() {
-            return new BoolArrayB();
+        public BoolArrayMessage newMessage() {
+            return new BoolArrayMessage();
         }
 
         @Override
-        public void writeTo(Output output, BoolArrayB message) throws IOException {
+        public void writeTo(Output output, BoolArrayMessage message) throws IOException {
             output.writeInt32(1, message.values.length, false);
             for (boolean value : message.values) {
                 output.writeBool(2, value, true);
@@ -428,7 +434,7 @@ public final class LegacyLayout {
         }
 
         @Override
-        public void mergeFrom(Input input, BoolArrayB message) throws IOException {
+        public void mergeFrom(Input input, BoolArrayMessage message) throws IOException {
             int number = input.readFieldNumber(this);
             if (number != 1) {
                 throw new WireFormatException("a boolean[] must start with its length in field 1 (" + number + ")");
@@ -459,13 +465,13 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- ActionStateKey: 1 name
 
-    private static final class KeyB {
+    private static final class KeyMessage {
         String name;
 
-        KeyB() {
+        KeyMessage() {
         }
 
-        KeyB(ActionStateKey key) {
+        KeyMessage(ActionStateKey key) {
             this.name = key.name();
         }
 
@@ -474,21 +480,22 @@ public final class LegacyLayout {
         }
     }
 
-    private static final Schema<KeyB> KEY = new LegacySchemaBase<>("ActionStateKey", KeyB.class, "name") {
+    private static final Schema<KeyMessage> KEY = new LegacySchemaBase<>("ActionStateKey",
+            KeyMessage.class, "name") {
         @Override
-        public KeyB newMessage() {
-            return new KeyB();
+        public KeyMessage newMessage() {
+            return new KeyMessage();
         }
 
         @Override
-        public void writeTo(Output output, KeyB message) throws IOException {
+        public void writeTo(Output output, KeyMessage message) throws IOException {
             if (message.name != null) {
                 output.writeString(1, message.name, false);
             }
         }
 
         @Override
-        public void mergeFrom(Input input, KeyB message) throws IOException {
+        public void mergeFrom(Input input, KeyMessage message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 if (number == 1) {
                     message.name = input.readString();
@@ -501,15 +508,15 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- ActionSubtaskState: 1 stateKey, 2 index, 3 state
 
-    private static final class SubtaskB {
+    private static final class SubtaskMessage {
         ActionStateKey stateKey;
         int index;
         List<byte[]> state;
 
-        SubtaskB() {
+        SubtaskMessage() {
         }
 
-        SubtaskB(ActionSubtaskState s) {
+        SubtaskMessage(ActionSubtaskState s) {
             this.stateKey = s.stateKey();
             this.index = s.index();
             this.state = s.state();
@@ -523,31 +530,32 @@ public final class LegacyLayout {
 
     private static final ListSchema<byte[]> STATE_LIST = new ListSchema<>(BYTES, "ActionSubtaskState.state");
 
-    private static final Schema<SubtaskB> SUBTASK = new LegacySchemaBase<>("ActionSubtaskState", SubtaskB.class,
+    private static final Schema<SubtaskMessage> SUBTASK = new LegacySchemaBase<>("ActionSubtaskState",
+            SubtaskMessage.class,
             "stateKey", "index", "state") {
         @Override
-        public SubtaskB newMessage() {
-            return new SubtaskB();
+        public SubtaskMessage newMessage() {
+            return new SubtaskMessage();
         }
 
         @Override
-        public void writeTo(Output output, SubtaskB message) throws IOException {
+        public void writeTo(Output output, SubtaskMessage message) throws IOException {
             if (message.stateKey != null) {
-                output.writeObject(1, new KeyB(message.stateKey), KEY, false);
+                output.writeObject(1, new KeyMessage(message.stateKey), KEY, false);
             }
             output.writeInt32(2, message.index, false);
             if (message.state != null) {
-                output.writeObject(3, new ListB<>(message.state), STATE_LIST, false);
+                output.writeObject(3, new ListMessage<>(message.state), STATE_LIST, false);
             }
         }
 
         @Override
-        public void mergeFrom(Input input, SubtaskB message) throws IOException {
+        public void mergeFrom(Input input, SubtaskMessage message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.stateKey = KEY_VALUE.read(input);
                     case 2 -> message.index = input.readInt32();
-                    case 3 -> message.state = input.mergeObject(new ListB<>(), STATE_LIST).elements;
+                    case 3 -> message.state = input.mergeObject(new ListMessage<>(), STATE_LIST).elements;
                     default -> input.handleUnknownField(number, this);
                 }
             }
@@ -556,16 +564,16 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- ActionState: 1 stateKey, 2 subtaskStates, 3 coordinatorState, 4 parallelism
 
-    private static final class ActionB {
+    private static final class ActionMessage {
         ActionStateKey stateKey;
         List<ActionSubtaskState> subtaskStates;
         ActionSubtaskState coordinatorState;
         int parallelism;
 
-        ActionB() {
+        ActionMessage() {
         }
 
-        ActionB(ActionState a) {
+        ActionMessage(ActionState a) {
             this.stateKey = a.stateKey();
             this.subtaskStates = a.subtaskStates();
             this.coordinatorState = a.coordinatorState();
@@ -581,33 +589,34 @@ public final class LegacyLayout {
     private static final ListSchema<ActionSubtaskState> SUBTASK_LIST =
             new ListSchema<>(SUBTASK_VALUE, "ActionState.subtaskStates");
 
-    private static final Schema<ActionB> ACTION = new LegacySchemaBase<>("ActionState", ActionB.class,
+    private static final Schema<ActionMessage> ACTION = new LegacySchemaBase<>("ActionState",
+            ActionMessage.class,
             "stateKey", "subtaskStates", "coordinatorState", "parallelism") {
         @Override
-        public ActionB newMessage() {
-            return new ActionB();
+        public ActionMessage newMessage() {
+            return new ActionMessage();
         }
 
         @Override
-        public void writeTo(Output output, ActionB message) throws IOException {
+        public void writeTo(Output output, ActionMessage message) throws IOException {
             if (message.stateKey != null) {
-                output.writeObject(1, new KeyB(message.stateKey), KEY, false);
+                output.writeObject(1, new KeyMessage(message.stateKey), KEY, false);
             }
             if (message.subtaskStates != null) {
-                output.writeObject(2, new ListB<>(message.subtaskStates), SUBTASK_LIST, false);
+                output.writeObject(2, new ListMessage<>(message.subtaskStates), SUBTASK_LIST, false);
             }
             if (message.coordinatorState != null) {
-                output.writeObject(3, new SubtaskB(message.coordinatorState), SUBTASK, false);
+                output.writeObject(3, new SubtaskMessage(message.coordinatorState), SUBTASK, false);
             }
             output.writeInt32(4, message.parallelism, false);
         }
 
         @Override
-        public void mergeFrom(Input input, ActionB message) throws IOException {
+        public void mergeFrom(Input input, ActionMessage message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.stateKey = KEY_VALUE.read(input);
-                    case 2 -> message.subtaskStates = input.mergeObject(new ListB<>(), SUBTASK_LIST).elements;
+                    case 2 -> message.subtaskStates = input.mergeObject(new ListMessage<>(), SUBTASK_LIST).elements;
                     case 3 -> message.coordinatorState = SUBTASK_VALUE.read(input);
                     case 4 -> message.parallelism = input.readInt32();
                     default -> input.handleUnknownField(number, this);
@@ -618,16 +627,16 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- SubtaskStatistics: 1 subtaskIndex, 2 ackTimestamp, 3 stateSize, 4 subtaskStatus
 
-    private static final class SubtaskStatsB {
+    private static final class SubtaskStatsMessage {
         int subtaskIndex;
         long ackTimestamp;
         long stateSize;
         SubtaskStatus subtaskStatus;
 
-        SubtaskStatsB() {
+        SubtaskStatsMessage() {
         }
 
-        SubtaskStatsB(SubtaskStatistics s) {
+        SubtaskStatsMessage(SubtaskStatistics s) {
             this.subtaskIndex = s.subtaskIndex();
             this.ackTimestamp = s.ackTimestamp();
             this.stateSize = s.stateSize();
@@ -640,15 +649,15 @@ public final class LegacyLayout {
         }
     }
 
-    private static final Schema<SubtaskStatsB> SUBTASK_STATS = new LegacySchemaBase<>("SubtaskStatistics",
-            SubtaskStatsB.class, "subtaskIndex", "ackTimestamp", "stateSize", "subtaskStatus") {
+    private static final Schema<SubtaskStatsMessage> SUBTASK_STATS = new LegacySchemaBase<>("SubtaskStatistics",
+            SubtaskStatsMessage.class, "subtaskIndex", "ackTimestamp", "stateSize", "subtaskStatus") {
         @Override
-        public SubtaskStatsB newMessage() {
-            return new SubtaskStatsB();
+        public SubtaskStatsMessage newMessage() {
+            return new SubtaskStatsMessage();
         }
 
         @Override
-        public void writeTo(Output output, SubtaskStatsB message) throws IOException {
+        public void writeTo(Output output, SubtaskStatsMessage message) throws IOException {
             output.writeInt32(1, message.subtaskIndex, false);
             output.writeInt64(2, message.ackTimestamp, false);
             output.writeInt64(3, message.stateSize, false);
@@ -658,7 +667,7 @@ public final class LegacyLayout {
         }
 
         @Override
-        public void mergeFrom(Input input, SubtaskStatsB message) throws IOException {
+        public void mergeFrom(Input input, SubtaskStatsMessage message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.subtaskIndex = input.readInt32();
@@ -673,17 +682,17 @@ public final class LegacyLayout {
 
     // ---------------------------------------------------------------- TaskStatistics: 1 jobVertexId, 2 subtaskStats, 3 subtaskCompleted, 4 numAcknowledgedSubtasks, 5 latestAckedSubtaskStatistics
 
-    private static final class TaskStatsB {
+    private static final class TaskStatsMessage {
         Long jobVertexId;
         List<SubtaskStatistics> subtaskStats;
         boolean[] subtaskCompleted;
         int numAcknowledgedSubtasks;
         SubtaskStatistics latestAcked;
 
-        TaskStatsB() {
+        TaskStatsMessage() {
         }
 
-        TaskStatsB(TaskStatistics t) {
+        TaskStatsMessage(TaskStatistics t) {
             this.jobVertexId = t.jobVertexId();
             this.subtaskStats = t.subtaskStats();
             this.subtaskCompleted = t.subtaskCompleted();
@@ -702,38 +711,40 @@ public final class LegacyLayout {
     private static final ListSchema<SubtaskStatistics> SUBTASK_STATS_LIST =
             new ListSchema<>(SUBTASK_STATS_VALUE, "TaskStatistics.subtaskStats");
 
-    private static final Schema<TaskStatsB> TASK_STATS = new LegacySchemaBase<>("TaskStatistics", TaskStatsB.class,
+    private static final Schema<TaskStatsMessage> TASK_STATS = new LegacySchemaBase<>("TaskStatistics",
+            TaskStatsMessage.class,
             "jobVertexId", "subtaskStats", "subtaskCompleted", "numAcknowledgedSubtasks",
             "latestAckedSubtaskStatistics") {
         @Override
-        public TaskStatsB newMessage() {
-            return new TaskStatsB();
+        public TaskStatsMessage newMessage() {
+            return new TaskStatsMessage();
         }
 
         @Override
-        public void writeTo(Output output, TaskStatsB message) throws IOException {
+        public void writeTo(Output output, TaskStatsMessage message) throws IOException {
             if (message.jobVertexId != null) {
                 output.writeInt64(1, message.jobVertexId, false);
             }
             if (message.subtaskStats != null) {
-                output.writeObject(2, new ListB<>(message.subtaskStats), SUBTASK_STATS_LIST, false);
+                output.writeObject(2, new ListMessage<>(message.subtaskStats), SUBTASK_STATS_LIST, false);
             }
             if (message.subtaskCompleted != null) {
-                output.writeObject(3, new BoolArrayB(message.subtaskCompleted), BOOL_ARRAY, false);
+                output.writeObject(3, new BoolArrayMessage(message.subtaskCompleted), BOOL_ARRAY, false);
             }
             output.writeInt32(4, message.numAcknowledgedSubtasks, false);
             if (message.latestAcked != null) {
-                output.writeObject(5, new SubtaskStatsB(message.latestAcked), SUBTASK_STATS, false);
+                output.writeObject(5, new SubtaskStatsMessage(message.latestAcked), SUBTASK_STATS, false);
             }
         }
 
         @Override
-        public void mergeFrom(Input input, TaskStatsB message) throws IOException {
+        public void mergeFrom(Input input, TaskStatsMessage message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.jobVertexId = input.readInt64();
-                    case 2 -> message.subtaskStats = input.mergeObject(new ListB<>(), SUBTASK_STATS_LIST).elements;
-                    case 3 -> message.subtaskCompleted = input.mergeObject(new BoolArrayB(), BOOL_ARRAY).values;
+                    case 2 -> message.subtaskStats =
+                            input.mergeObject(new ListMessage<>(), SUBTASK_STATS_LIST).elements;
+                    case 3 -> message.subtaskCompleted = input.mergeObject(new BoolArrayMessage(), BOOL_ARRAY).values;
                     case 4 -> message.numAcknowledgedSubtasks = input.readInt32();
                     case 5 -> message.latestAcked = SUBTASK_STATS_VALUE.read(input);
                     default -> input.handleUnknownField(number, this);
@@ -750,7 +761,7 @@ public final class LegacyLayout {
     private static final MapSchema<Long, TaskStatistics> TASK_STATISTICS_MAP =
             new MapSchema<>(INT64, TASK_STATS_VALUE, "CompletedCheckpoint.taskStatistics");
 
-    private static final class CheckpointB {
+    private static final class CheckpointMessage {
         long jobId;
         int pipelineId;
         long checkpointId;
@@ -761,10 +772,10 @@ public final class LegacyLayout {
         Map<Long, TaskStatistics> taskStatistics;
         boolean restored;
 
-        CheckpointB() {
+        CheckpointMessage() {
         }
 
-        CheckpointB(CompletedCheckpoint c) {
+        CheckpointMessage(CompletedCheckpoint c) {
             this.jobId = c.jobId();
             this.pipelineId = c.pipelineId();
             this.checkpointId = c.checkpointId();
@@ -785,16 +796,16 @@ public final class LegacyLayout {
         }
     }
 
-    private static final Schema<CheckpointB> CHECKPOINT = new LegacySchemaBase<>("CompletedCheckpoint",
-            CheckpointB.class, "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType",
+    private static final Schema<CheckpointMessage> CHECKPOINT = new LegacySchemaBase<>("CompletedCheckpoint",
+            CheckpointMessage.class, "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType",
             "completedTimestamp", "taskStates", "taskStatistics", "isRestored") {
         @Override
-        public CheckpointB newMessage() {
-            return new CheckpointB();
+        public CheckpointMessage newMessage() {
+            return new CheckpointMessage();
         }
 
         @Override
-        public void writeTo(Output output, CheckpointB message) throws IOException {
+        public void writeTo(Output output, CheckpointMessage message) throws IOException {
             output.writeInt64(1, message.jobId, false);
             output.writeInt32(2, message.pipelineId, false);
             output.writeInt64(3, message.checkpointId, false);
@@ -804,16 +815,16 @@ public final class LegacyLayout {
             }
             output.writeInt64(6, message.completedTimestamp, false);
             if (message.taskStates != null) {
-                output.writeObject(7, new MapB<>(message.taskStates), TASK_STATES_MAP, false);
+                output.writeObject(7, new MapMessage<>(message.taskStates), TASK_STATES_MAP, false);
             }
             if (message.taskStatistics != null) {
-                output.writeObject(8, new MapB<>(message.taskStatistics), TASK_STATISTICS_MAP, false);
+                output.writeObject(8, new MapMessage<>(message.taskStatistics), TASK_STATISTICS_MAP, false);
             }
             output.writeBool(9, message.restored, false);
         }
 
         @Override
-        public void mergeFrom(Input input, CheckpointB message) throws IOException {
+        public void mergeFrom(Input input, CheckpointMessage message) throws IOException {
             for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
                 switch (number) {
                     case 1 -> message.jobId = input.readInt64();
@@ -822,8 +833,8 @@ public final class LegacyLayout {
                     case 4 -> message.triggerTimestamp = input.readInt64();
                     case 5 -> message.checkpointType = checkpointType(input.readEnum());
                     case 6 -> message.completedTimestamp = input.readInt64();
-                    case 7 -> message.taskStates = input.mergeObject(new MapB<>(), TASK_STATES_MAP).map;
-                    case 8 -> message.taskStatistics = input.mergeObject(new MapB<>(), TASK_STATISTICS_MAP).map;
+                    case 7 -> message.taskStates = input.mergeObject(new MapMessage<>(), TASK_STATES_MAP).map;
+                    case 8 -> message.taskStatistics = input.mergeObject(new MapMessage<>(), TASK_STATISTICS_MAP).map;
                     case 9 -> message.restored = input.readBool();
                     default -> input.handleUnknownField(number, this);
                 }

@@ -1,4 +1,4 @@
-package io.keepsake.wire.internal;
+package io.keepsake.wire;
 
 import io.protostuff.ByteString;
 import io.protostuff.Input;
@@ -25,7 +25,7 @@ import java.util.Arrays;
  *
  * <p>Every failure is a {@link WireFormatException}. Not thread-safe: one instance per decode.
  */
-public final class BoundedInput implements Input {
+final class BoundedInput implements Input {
 
     /** Deepest group nesting accepted, counting known and skipped groups. */
     public static final int MAX_DEPTH = 64;

@@ -1,4 +1,4 @@
-package io.keepsake.wire.internal;
+package io.keepsake.wire;
 
 import io.protostuff.Schema;
 
@@ -7,7 +7,7 @@ import io.protostuff.Schema;
  * has tag i + 1), a message name under a format prefix, and no required fields. Subclasses
  * supply reading, writing and message creation. Immutable and thread-safe.
  */
-public abstract class NamedFieldSchema<T> implements Schema<T> {
+abstract class NamedFieldSchema<T> implements Schema<T> {
 
     private final String formatName;
     private final String messageName;

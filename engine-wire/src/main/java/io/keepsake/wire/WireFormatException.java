@@ -1,4 +1,4 @@
-package io.keepsake.wire.internal;
+package io.keepsake.wire;
 
 import java.io.IOException;
 
@@ -7,7 +7,7 @@ import java.io.IOException;
  * The message is a reason phrase ("a declared length exceeds the input (...)"); codecs put it after
  * "Cannot decode &lt;what&gt;: " in the {@code SavepointCorruptedException} that names the source.
  */
-public final class WireFormatException extends IOException {
+final class WireFormatException extends IOException {
     private static final long serialVersionUID = 1L;
 
     /** Creates the exception with a reason phrase that ends with the offending value in parentheses. */
