@@ -6,7 +6,6 @@ import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
-import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.wire.LegacyCheckpointCodec;
 
@@ -44,7 +43,7 @@ public final class LegacyCheckpoints {
      * warning from the storage), decoded, in pipeline order; empty when the job has none.
      *
      * @throws SavepointStorageException   when the checkpoints cannot be read
-     * @throws SavepointCorruptedException when a checkpoint does not decode or names another job,
+     * @throws CheckpointCorruptedException when a checkpoint does not decode or names another job,
      *                                     pipeline or checkpoint
      */
     public static List<Decoded> latest(CheckpointStorage checkpoints, String jobId) {
@@ -113,7 +112,7 @@ public final class LegacyCheckpoints {
 
     private static void requireSame(String source, String what, String expected, String actual) {
         if (!expected.equals(actual)) {
-            throw new SavepointCorruptedException(source, "Legacy checkpoint's " + what
+            throw new CheckpointCorruptedException(source, "Legacy checkpoint's " + what
                     + " differs from where it was stored", expected, actual);
         }
     }

@@ -3,7 +3,7 @@ package io.keepsake.wire;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
-import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.CheckpointCorruptedException;
 
 import java.util.Objects;
 
@@ -19,7 +19,7 @@ import java.util.Objects;
  * format and decoded as stored.
  *
  * <p>Decoding treats its input as untrusted: any malformed, truncated or hostile input raises
- * {@link SavepointCorruptedException} naming the source, never another exception, and declared
+ * {@link CheckpointCorruptedException} naming the source, never another exception, and declared
  * lengths are checked before anything is allocated.
  *
  * <p>Stateless and thread-safe. It does not read files or guess which file is the latest; the
@@ -38,11 +38,11 @@ public final class LegacyCheckpointCodec {
      *
      * @param completedCheckpointBytes the checkpoint bytes
      * @param source                   where the bytes came from, for error messages
-     * @throws SavepointCorruptedException when the bytes are not a valid legacy checkpoint
+     * @throws CheckpointCorruptedException when the bytes are not a valid legacy checkpoint
      */
     public static CompletedCheckpoint decodeCheckpoint(byte[] completedCheckpointBytes, String source) {
         Objects.requireNonNull(completedCheckpointBytes, "Cannot decode legacy checkpoint: bytes is null");
-        return Decoding.run("legacy v0 checkpoint", source, () -> LegacyLayout.decode(completedCheckpointBytes));
+        return Decoding.run(Decoding.Kind.LEGACY_CHECKPOINT, "legacy v0 checkpoint", source, () -> LegacyLayout.decode(completedCheckpointBytes));
     }
 
     /** Encodes a checkpoint to the bytes SeaTunnel 2.3.x would store in {@code PipelineState.states}. */
@@ -57,20 +57,20 @@ public final class LegacyCheckpointCodec {
      *
      * @param fileBytes the file's bytes
      * @param source    the file name, for error messages
-     * @throws SavepointCorruptedException when the file is not a valid legacy checkpoint file
+     * @throws CheckpointCorruptedException when the file is not a valid legacy checkpoint file
      */
     public static CompletedCheckpoint decodeFile(byte[] fileBytes, String source) {
         Objects.requireNonNull(fileBytes, "Cannot decode legacy checkpoint file: bytes is null");
         // Scan the wrapper with the bounded reader first: it rejects hostile lengths and nesting
         // before protostuff's own reader sees them.
-        Decoding.run("legacy v0 checkpoint file", source, () -> {
+        Decoding.run(Decoding.Kind.LEGACY_CHECKPOINT, "legacy v0 checkpoint file", source, () -> {
             BoundedInput scan = new BoundedInput(fileBytes, 0);
             for (int n = scan.readFieldNumber(null); n != 0; n = scan.readFieldNumber(null)) {
                 scan.handleUnknownField(n, null);
             }
             return null;
         });
-        PipelineState state = Decoding.run("legacy v0 checkpoint file", source,
+        PipelineState state = Decoding.run(Decoding.Kind.LEGACY_CHECKPOINT, "legacy v0 checkpoint file", source,
                 () -> PipelineStateCodec.decode(fileBytes, source));
         CompletedCheckpoint checkpoint = decodeCheckpoint(state.states(), source);
         check(source, "job id", state.jobId(), Long.toString(checkpoint.jobId()));
@@ -88,7 +88,7 @@ public final class LegacyCheckpointCodec {
 
     private static void check(String source, String what, String wrapper, String inner) {
         if (!wrapper.equals(inner)) {
-            throw new SavepointCorruptedException(source, "Cannot decode legacy v0 checkpoint file: the wrapper's "
+            throw new CheckpointCorruptedException(source, "Cannot decode legacy v0 checkpoint file: the wrapper's "
                     + what + " differs from the checkpoint's", inner, wrapper);
         }
     }

@@ -1,6 +1,7 @@
 package io.keepsake.wire;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointIncompatibleException;
 import net.jqwik.api.Arbitraries;
@@ -151,10 +152,15 @@ class CorruptInputPropertiesTest {
         });
         if (failure != null) {
             assertThat(failure)
-                    .isInstanceOfAny(SavepointCorruptedException.class, SavepointIncompatibleException.class)
+                    .isInstanceOfAny(SavepointCorruptedException.class, CheckpointCorruptedException.class,
+                            SavepointIncompatibleException.class)
                     .hasMessageContaining(".");
         }
         if (failure instanceof SavepointCorruptedException corrupted) {
+            assertThat(corrupted.file()).as("the error names the source").isNotNull();
+            assertThat(corrupted.getMessage()).startsWith("Cannot ");
+        }
+        if (failure instanceof CheckpointCorruptedException corrupted) {
             assertThat(corrupted.file()).as("the error names the source").isNotNull();
             assertThat(corrupted.getMessage()).startsWith("Cannot ");
         }

@@ -10,7 +10,7 @@ import io.keepsake.engine.SubtaskStatus;
 import io.keepsake.engine.TaskStatistics;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
-import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.CheckpointCorruptedException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -137,7 +137,7 @@ class LegacyCheckpointCodecTest {
                 .varint(6, 0).startGroup(7).endGroup(7).startGroup(8).endGroup(8).varint(9, 0).toByteArray();
 
         assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "odd.ser"))
-                .isInstanceOf(SavepointCorruptedException.class)
+                .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageStartingWith("Cannot decode legacy v0 checkpoint: unknown checkpoint type ordinal")
                 .hasMessageContaining("0=checkpoint").hasMessageContaining("4=completed-point")
                 .hasMessageContaining("(7)").hasMessageEndingWith("in odd.ser");
@@ -150,7 +150,7 @@ class LegacyCheckpointCodecTest {
                 .endGroup(7).startGroup(8).endGroup(8).toByteArray();
 
         assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "entry.ser"))
-                .isInstanceOf(SavepointCorruptedException.class)
+                .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageContaining("lacks field 2 (value)");
     }
 
@@ -165,7 +165,7 @@ class LegacyCheckpointCodecTest {
 
         assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(5),
                 () -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "nulls.ser")))
-                .isInstanceOf(SavepointCorruptedException.class)
+                .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageContaining("declares more elements than one input may expand to");
     }
 
@@ -178,7 +178,7 @@ class LegacyCheckpointCodecTest {
                 .endGroup(2).endGroup(1).endGroup(8).toByteArray();
 
         assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "bools.ser"))
-                .isInstanceOf(SavepointCorruptedException.class)
+                .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageContaining("boolean[] declares a length that is negative or exceeds the input");
     }
 
@@ -187,7 +187,7 @@ class LegacyCheckpointCodecTest {
         byte[] bytes = new WireBytes().string(1, "not a long").toByteArray();
 
         assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "type.ser"))
-                .isInstanceOf(SavepointCorruptedException.class)
+                .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageContaining("field 1 has wire type 2 where the layout expects 0");
     }
 
@@ -207,7 +207,7 @@ class LegacyCheckpointCodecTest {
                 int cut = length;
                 assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(prefix, "cut.ser"))
                         .as("prefix of %d bytes", cut)
-                        .isInstanceOf(SavepointCorruptedException.class)
+                        .isInstanceOf(CheckpointCorruptedException.class)
                         .hasMessageEndingWith("in cut.ser");
             }
         }
@@ -222,7 +222,7 @@ class LegacyCheckpointCodecTest {
             int cut = length;
             assertThatThrownBy(() -> LegacyCheckpointCodec.decodeFile(prefix, "cut.ser"))
                     .as("prefix of %d bytes", cut)
-                    .isInstanceOf(SavepointCorruptedException.class)
+                    .isInstanceOf(CheckpointCorruptedException.class)
                     .hasMessageContaining("cut.ser");
         }
     }
@@ -245,7 +245,7 @@ class LegacyCheckpointCodecTest {
         byte[] file = PipelineStateCodec.encode(new PipelineState("700000000000000002", 1, 4, inner));
 
         assertThatThrownBy(() -> LegacyCheckpointCodec.decodeFile(file, "1-1-1-4.ser"))
-                .isInstanceOfSatisfying(SavepointCorruptedException.class, e -> {
+                .isInstanceOfSatisfying(CheckpointCorruptedException.class, e -> {
                     assertThat(e.expected()).isEqualTo("3");
                     assertThat(e.actual()).isEqualTo("4");
                     assertThat(e.file()).isEqualTo("1-1-1-4.ser");
@@ -259,7 +259,7 @@ class LegacyCheckpointCodecTest {
                 .tag(4, WireBytes.LENGTH_DELIMITED).rawVarint(Integer.MAX_VALUE - 8).raw(new byte[16]).toByteArray();
 
         assertThatThrownBy(() -> LegacyCheckpointCodec.decodeFile(file, "huge.ser"))
-                .isInstanceOf(SavepointCorruptedException.class)
+                .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageContaining("declared length exceeds the input");
     }
 }

@@ -15,9 +15,10 @@ import java.util.List;
 
 /**
  * {@code keepsake gc [--older-than DURATION] [--dry-run]}: removes staging attempts and
- * never-completed savepoint directories older than the given age (default one hour); complete
+ * never-completed savepoint directories, expired leases and checkpoint temporary files older than
+ * the given age (default one hour), leaving attempts whose lease another process keeps fresh; complete
  * savepoints are never touched. With {@code --dry-run} it lists what would go and deletes
- * nothing. Exits 1 when some stale directory could not be removed.
+ * nothing. Exits 1 when some stale entry could not be removed.
  */
 @Command(name = "gc", mixinStandardHelpOptions = true,
         description = "Remove abandoned staging attempts and incomplete savepoint directories.")
@@ -38,7 +39,7 @@ public final class GcCommand extends StorageCommand {
         PrintWriter out = out();
         if (dryRun) {
             List<GcCandidate> candidates = savepoints.planGarbage(olderThan);
-            out.println("Dry run: would remove " + candidates.size() + " director" + (candidates.size() == 1 ? "y" : "ies")
+            out.println("Dry run: would remove " + entries(candidates.size())
                     + " older than " + olderThan + " under " + savepoints.savepointRoot() + "; nothing was removed");
             if (!candidates.isEmpty()) {
                 TextTable table = new TextTable("JOB", "WHAT", "MODIFIED", "PATH");
@@ -51,7 +52,7 @@ public final class GcCommand extends StorageCommand {
             return ExitCodes.OK;
         }
         GcReport report = savepoints.collectGarbage(olderThan);
-        out.println("Removed " + report.deleted().size() + " director" + (report.deleted().size() == 1 ? "y" : "ies")
+        out.println("Removed " + entries(report.deleted().size())
                 + " older than " + olderThan + " under " + savepoints.savepointRoot());
         for (String path : report.deleted()) {
             out.println("  deleted " + path);
@@ -64,5 +65,9 @@ public final class GcCommand extends StorageCommand {
         }
         out.flush();
         return report.kept().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    private static String entries(int n) {
+        return n + " stale " + (n == 1 ? "entry" : "entries");
     }
 }

@@ -31,7 +31,10 @@ class GcCommandTest {
         return namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve(".staging");
     }
 
-    /** Begins a savepoint, writes one payload and abandons the writer, as a crashed job master would. */
+    /**
+     * Begins a savepoint, writes one payload and abandons the writer, as a crashed job master
+     * would; the caller closes the storage, which stops renewing the attempt's lease.
+     */
     private Path abandonAttempt(CheckpointStorage storage) throws Exception {
         SavepointWriter writer = ((SavepointStorage) storage).beginSavepoint(
                 new SavepointRequest(ToolRun.JOB, "sp-crashed", SavepointKind.MANUAL,
@@ -41,7 +44,7 @@ class GcCommandTest {
         }
         List<Path> attempts;
         try (Stream<Path> s = Files.list(staging())) {
-            attempts = s.toList();
+            attempts = s.filter(Files::isDirectory).toList();
         }
         assertThat(attempts).hasSize(1);
         return attempts.get(0);
@@ -56,33 +59,41 @@ class GcCommandTest {
         SavepointHandle complete = ToolRun.savepoint(namespace, 6);
         CheckpointStorage crashed = ToolRun.open(namespace);
         Path attempt = abandonAttempt(crashed);
+        crashed.close();
+        Path lease = attempt.resolveSibling(attempt.getFileName() + ".lease");
         age(attempt, Duration.ofHours(2));
 
+        ToolRun.Result fresh = ToolRun.run("gc", "--namespace", namespace.toString());
+        assertThat(fresh.out()).as("the lease still protects it").contains("Removed 0 stale entries");
+        assertThat(attempt).exists();
+
+        age(lease, Duration.ofHours(2));
         ToolRun.Result r = ToolRun.run("gc", "--namespace", namespace.toString());
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("Removed 1 directory older than PT1H", "deleted " + attempt);
+        assertThat(r.out()).contains("Removed 2 stale entries older than PT1H", "deleted " + attempt, "deleted " + lease);
         assertThat(attempt).doesNotExist();
+        assertThat(lease).doesNotExist();
         assertThat(Path.of(complete.location(), "_metadata.ser")).exists();
-        crashed.close();
     }
 
     @Test
     void leavesAttemptsYoungerThanTheAge() throws Exception {
-        Path attempt = Files.createDirectories(staging().resolve("sp-young.0123abcd"));
+        ToolRun.savepoint(namespace, 6);
+        Path attempt = Files.createDirectories(staging().resolve("sp-young.0123456789abcdef"));
         age(attempt, Duration.ofMinutes(10));
 
         ToolRun.Result r = ToolRun.run("gc", "--older-than", "30m", "--namespace", namespace.toString());
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("Removed 0 directories older than PT30M");
+        assertThat(r.out()).contains("Removed 0 stale entries older than PT30M");
         assertThat(attempt).exists();
     }
 
     @Test
     void dryRunListsCandidatesAndDeletesNothing() throws Exception {
         SavepointHandle complete = ToolRun.savepoint(namespace, 6);
-        Path attempt = Files.createDirectories(staging().resolve("sp-by-hand.0123abcd"));
+        Path attempt = Files.createDirectories(staging().resolve("sp-by-hand.0123456789abcdef"));
         Files.write(attempt.resolve("pipeline-1.wire"), new byte[] {9});
         age(attempt, Duration.ofDays(2));
         Path incomplete = Files.createDirectories(namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve("sp-torn"));
@@ -91,7 +102,7 @@ class GcCommandTest {
         ToolRun.Result dry = ToolRun.run("gc", "--dry-run", "--older-than", "P1D", "--namespace", namespace.toString());
 
         assertThat(dry.exitCode()).isEqualTo(0);
-        assertThat(dry.out()).contains("would remove 2 directories", "staging attempt", attempt.toString(),
+        assertThat(dry.out()).contains("would remove 2 stale entries", "staging attempt", attempt.toString(),
                 "incomplete savepoint directory", incomplete.toString(), "nothing was removed");
         assertThat(dry.out()).doesNotContain(complete.savepointId());
         assertThat(attempt).exists();
@@ -100,10 +111,23 @@ class GcCommandTest {
         ToolRun.Result real = ToolRun.run("gc", "--older-than", "P1D", "--namespace", namespace.toString());
 
         assertThat(real.exitCode()).isEqualTo(0);
-        assertThat(real.out()).contains("Removed 2 directories");
+        assertThat(real.out()).contains("Removed 2 stale entries");
         assertThat(attempt).doesNotExist();
         assertThat(incomplete).doesNotExist();
         assertThat(Path.of(complete.location(), "_metadata.ser")).exists();
+    }
+
+    @Test
+    void refusesARootKeepsakeDidNotMarkAndDeletesNothingThere() throws Exception {
+        Path photos = Files.createDirectories(namespace.resolve("savepoint").resolve("alice").resolve("photos"));
+        Files.write(photos.resolve("cat.jpg"), new byte[] {1, 2, 3});
+        age(photos, Duration.ofDays(30));
+
+        ToolRun.Result r = ToolRun.run("gc", "--older-than", "0s", "--namespace", namespace.toString());
+
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.err()).contains("not marked as a Keepsake savepoint root", namespace.resolve("savepoint").toString());
+        assertThat(photos.resolve("cat.jpg")).exists();
     }
 
     @Test
