@@ -1,0 +1,99 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.CheckpointStorageFactories;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.StorageOptions;
+import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * SeaTunnel 2.3.x's checkpoint storage factory with the identifier {@code keepsake}: one line in
+ * {@code seatunnel.yaml} ({@code seatunnel.engine.checkpoint.storage.type: keepsake}) swaps the
+ * engine's {@code localfile}/{@code hdfs} plugin for Keepsake's backends, with the same
+ * {@code plugin-config} keys.
+ *
+ * <p>The backend is chosen by {@code storage.type}: {@code localfile}, {@code local} or
+ * {@code file} select Keepsake's local backend; {@code hdfs}, {@code s3a} and {@code oss} its
+ * Hadoop backend (run on the Hadoop the engine ships). Without {@code storage.type}, a
+ * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
+ * local one. Every other key is checked by the chosen backend, so an unknown key or a bad value
+ * fails here, naming the key. Stateless and thread-safe; the engine calls {@link #create} once
+ * per job submission.
+ */
+public final class KeepsakeCheckpointStorageFactory implements CheckpointStorageFactory {
+
+    /** The identifier operators write as {@code checkpoint.storage.type}. */
+    public static final String IDENTIFIER = "keepsake";
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeepsakeCheckpointStorageFactory.class);
+    private static final Set<String> LOCAL_TYPES = Set.of("localfile", "local", "file");
+    private static final Set<String> HADOOP_TYPES = Set.of("hdfs", "s3a", "oss");
+    private static final String DEFAULT_FS = "fs.defaultFS";
+
+    /** Creates the factory; the engine finds it through {@code ServiceLoader}. */
+    public KeepsakeCheckpointStorageFactory() {
+    }
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    /**
+     * Opens Keepsake storage on the backend {@code storage.type} selects.
+     *
+     * @throws CheckpointStorageException when a key is unknown, a value is bad or the roots cannot be used;
+     *                                    the message names the key
+     */
+    @Override
+    public org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage create(Map<String, String> configuration)
+            throws CheckpointStorageException {
+        if (configuration == null) {
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: the plugin-config is null");
+        }
+        Map<String, String> config = new TreeMap<>(configuration);
+        String backend = backendFor(config);
+        CheckpointStorage storage;
+        try {
+            storage = CheckpointStorageFactories.find(backend, KeepsakeCheckpointStorageFactory.class.getClassLoader())
+                    .create(config);
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
+                    + " backend: " + e.getMessage(), e);
+        }
+        if (!(storage instanceof SavepointStorage savepoints)) {
+            storage.close();
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: the " + backend
+                    + " backend cannot keep savepoints (" + storage.getClass().getName() + ")");
+        }
+        LOG.info("Keepsake checkpoint storage on the {} backend: checkpoints under {}, savepoints kept under {}",
+                backend, config.get(StorageOptions.NAMESPACE), savepoints.savepointRoot());
+        return new KeepsakeCheckpointStorage(storage, savepoints);
+    }
+
+    private static String backendFor(Map<String, String> config) throws CheckpointStorageException {
+        String type = config.get(StorageOptions.STORAGE_TYPE);
+        if (type == null) {
+            return config.containsKey(DEFAULT_FS) ? "hdfs" : "localfile";
+        }
+        String trimmed = type.trim();
+        if (LOCAL_TYPES.contains(trimmed)) {
+            return "localfile";
+        }
+        if (HADOOP_TYPES.contains(trimmed)) {
+            return "hdfs";
+        }
+        Set<String> known = new TreeSet<>(LOCAL_TYPES);
+        known.addAll(HADOOP_TYPES);
+        throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: " + StorageOptions.STORAGE_TYPE
+                + " must be one of " + known + " (" + type + ")");
+    }
+}
