@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * {@code file} select Keepsake's local backend; {@code hdfs}, {@code s3a} and {@code oss} its
  * Hadoop backend (run on the Hadoop the engine ships). Without {@code storage.type}, a
  * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
- * local one. Every other key is checked by the chosen backend, so an unknown key or a bad value
+ * local one; {@code storage.type=hdfs} with a {@code file:} {@code fs.defaultFS} (how SeaTunnel's
+ * own {@code hdfs} plugin is pointed at a local disk) runs Hadoop's local file system. Every other key is checked by the chosen backend, so an unknown key or a bad value
  * fails here, naming the key. Stateless and thread-safe; the engine calls {@link #create} once
  * per job submission.
  */
@@ -61,6 +62,12 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         }
         Map<String, String> config = new TreeMap<>(configuration);
         String backend = backendFor(config);
+        if (backend.equals("hdfs") && "hdfs".equals(config.get(StorageOptions.STORAGE_TYPE))
+                && config.getOrDefault(DEFAULT_FS, "").trim().toLowerCase(java.util.Locale.ROOT).startsWith("file:")) {
+            // SeaTunnel's hdfs plugin runs on the local disk with storage.type=hdfs and fs.defaultFS=file:///;
+            // Keepsake's Hadoop backend calls that storage.type local.
+            config.put(StorageOptions.STORAGE_TYPE, "local");
+        }
         CheckpointStorage storage;
         try {
             storage = CheckpointStorageFactories.find(backend, KeepsakeCheckpointStorageFactory.class.getClassLoader())

@@ -12,16 +12,19 @@ final class Jobs {
 
     /** A streaming job with {@code pipelines} independent FakeSource -> Console pipelines. */
     static Path streaming(Path dir, String name, int pipelines, long checkpointIntervalMillis) throws IOException {
-        return write(dir, name, "STREAMING", pipelines, checkpointIntervalMillis, 1_000_000, 200);
+        return write(dir, name, "STREAMING", pipelines, checkpointIntervalMillis, 2);
     }
 
-    /** A batch job reading {@code rows} rows slowly enough to be saved mid-way. */
-    static Path batch(Path dir, String name, int rows, long checkpointIntervalMillis) throws IOException {
-        return write(dir, name, "BATCH", 1, checkpointIntervalMillis, rows, 100);
+    /**
+     * A batch job of {@code splits} splits; FakeSource 2.3.8 reads one split per second, so it runs
+     * about {@code splits} seconds and can be saved mid-way.
+     */
+    static Path batch(Path dir, String name, int splits, long checkpointIntervalMillis) throws IOException {
+        return write(dir, name, "BATCH", 1, checkpointIntervalMillis, splits);
     }
 
-    private static Path write(Path dir, String name, String mode, int pipelines, long interval, int rows,
-                              int readIntervalMillis) throws IOException {
+    private static Path write(Path dir, String name, String mode, int pipelines, long interval, int splits)
+            throws IOException {
         StringBuilder sources = new StringBuilder();
         StringBuilder sinks = new StringBuilder();
         for (int p = 1; p <= pipelines; p++) {
@@ -29,11 +32,11 @@ final class Jobs {
                       FakeSource {
                         result_table_name = "fake%d"
                         row.num = %d
-                        split.num = 1
-                        split.read-interval = %d
+                        split.num = %d
+                        split.read-interval = 10
                         schema = { fields { name = "string", age = "int" } }
                       }
-                    """.formatted(p, rows, readIntervalMillis));
+                    """.formatted(p, splits * 10, splits));
             sinks.append("""
                       Console {
                         source_table_name = "fake%d"
