@@ -62,9 +62,9 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         }
         Map<String, String> config = new TreeMap<>(configuration);
         String backend = backendFor(config);
-        if (backend.equals("hdfs") && "hdfs".equals(config.get(StorageOptions.STORAGE_TYPE))
+        if (backend.equals("hdfs") && "hdfs".equals(config.getOrDefault(StorageOptions.STORAGE_TYPE, "hdfs").trim())
                 && config.getOrDefault(DEFAULT_FS, "").trim().toLowerCase(java.util.Locale.ROOT).startsWith("file:")) {
-            // SeaTunnel's hdfs plugin runs on the local disk with storage.type=hdfs and fs.defaultFS=file:///;
+            // SeaTunnel's hdfs plugin runs on the local disk with storage.type=hdfs (its default) and fs.defaultFS=file:///;
             // Keepsake's Hadoop backend calls that storage.type local.
             config.put(StorageOptions.STORAGE_TYPE, "local");
         }
