@@ -261,6 +261,99 @@ class KeepsakePluginScenariosTest {
                 + org.apache.hadoop.util.VersionInfo.getVersion() + "), ms", millisSince(t0));
     }
 
+    /**
+     * The same engine state stored by SeaTunnel's {@code localfile} plugin and by this plugin gives
+     * byte-identical files; the time per store of each is measured for the closing note.
+     */
+    @Test
+    void checkpointFilesAreByteIdenticalToSeatunnelsAndTheOverheadIsMeasured(@TempDir Path dir) throws Exception {
+        Namespace ns = new Namespace(dir.resolve("engine"));
+        engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
+        long jobId = engine.submit(Jobs.streaming(dir, "overhead", 1, 1000));
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        byte[] engineFile = Files.readAllBytes(ns.checkpoints(jobId).get(0).path());
+        engine.cancel(jobId);
+        io.keepsake.storage.PipelineState decoded = io.keepsake.storage.PipelineStateCodec.decode(engineFile, "engine file");
+        CompletedCheckpoint checkpoint = io.keepsake.wire.LegacyCheckpointCodec.decodeCheckpoint(decoded.states(), "engine");
+
+        Path seatunnelRoot = dir.resolve("seatunnel");
+        Path keepsakeRoot = dir.resolve("keepsake");
+        org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage seatunnel =
+                new org.apache.seatunnel.engine.checkpoint.storage.localfile.LocalFileStorageFactory()
+                        .create(Map.of("namespace", seatunnelRoot + "/"));
+        org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage keepsake =
+                new KeepsakeCheckpointStorageFactory().create(Map.of("namespace", keepsakeRoot.toString()));
+
+        org.apache.seatunnel.engine.checkpoint.storage.PipelineState state = seatunnelState(decoded.jobId(),
+                decoded.checkpointId(), decoded.states());
+        seatunnel.storeCheckPoint(state);
+        keepsake.storeCheckPoint(state);
+        byte[] seatunnelBytes = Files.readAllBytes(new Namespace(seatunnelRoot).checkpoints(jobId).get(0).path());
+        byte[] keepsakeBytes = Files.readAllBytes(new Namespace(keepsakeRoot).checkpoints(jobId).get(0).path());
+        assertThat(keepsakeBytes).as("byte-identical to SeaTunnel's localfile").isEqualTo(seatunnelBytes);
+        assertThat(keepsakeBytes).as("byte-identical to the engine's own file").isEqualTo(engineFile);
+        assertThat(keepsake.getLatestCheckpointByJobIdAndPipelineId(decoded.jobId(), "1").getStates())
+                .isEqualTo(decoded.states());
+
+        int warmup = 100;
+        int rounds = 300;
+        long[] seatunnelNanos = new long[rounds];
+        long[] keepsakeNanos = new long[rounds];
+        List<org.apache.seatunnel.engine.checkpoint.storage.PipelineState> states = new java.util.ArrayList<>();
+        for (int i = 0; i < warmup + rounds; i++) {
+            states.add(seatunnelState(decoded.jobId(), 1000 + i,
+                    withId(checkpoint, 1000 + i, io.keepsake.engine.CheckpointType.CHECKPOINT_TYPE)));
+        }
+        for (int i = 0; i < warmup + rounds; i++) {
+            org.apache.seatunnel.engine.checkpoint.storage.PipelineState next = states.get(i);
+            long a = System.nanoTime();
+            seatunnel.storeCheckPoint(next);
+            long b = System.nanoTime();
+            keepsake.storeCheckPoint(next);
+            long c = System.nanoTime();
+            if (i >= warmup) {
+                seatunnelNanos[i - warmup] = b - a;
+                keepsakeNanos[i - warmup] = c - b;
+            }
+        }
+        int saves = 40;
+        long[] savepointNanos = new long[saves];
+        for (int i = 0; i < saves; i++) {
+            org.apache.seatunnel.engine.checkpoint.storage.PipelineState next = seatunnelState(decoded.jobId(), 5000 + i,
+                    withId(checkpoint, 5000 + i, io.keepsake.engine.CheckpointType.SAVEPOINT_TYPE));
+            long a = System.nanoTime();
+            keepsake.storeCheckPoint(next);
+            savepointNanos[i] = System.nanoTime() - a;
+        }
+        assertThat(Savepoints.local(new Namespace(keepsakeRoot)).list(jobId)).hasSize(saves);
+        assertThat(new Namespace(keepsakeRoot).checkpoints(jobId)).hasSize(1 + warmup + rounds + saves);
+        Figures.record("store of one engine checkpoint (" + decoded.states().length + " state bytes), median/p90 us,"
+                + " SeaTunnel localfile", micros(seatunnelNanos));
+        Figures.record("store of one engine checkpoint, median/p90 us, Keepsake plugin (local backend)",
+                micros(keepsakeNanos));
+        Figures.record("store of one engine savepoint (bundle committed + .ser), median/p90 us, Keepsake plugin",
+                micros(savepointNanos));
+    }
+
+    private static org.apache.seatunnel.engine.checkpoint.storage.PipelineState seatunnelState(String jobId,
+                                                                                              long checkpointId,
+                                                                                              byte[] states) {
+        return org.apache.seatunnel.engine.checkpoint.storage.PipelineState.builder().jobId(jobId).pipelineId(1)
+                .checkpointId(checkpointId).states(states).build();
+    }
+
+    private static byte[] withId(CompletedCheckpoint c, long checkpointId, io.keepsake.engine.CheckpointType type) {
+        return io.keepsake.wire.LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(c.jobId(), c.pipelineId(),
+                checkpointId, c.triggerTimestamp(), type, c.completedTimestamp(), c.taskStates(), c.taskStatistics()));
+    }
+
+    private static String micros(long[] nanos) {
+        long[] sorted = nanos.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2] / 1000 + " / " + sorted[(int) (sorted.length * 0.9)] / 1000;
+    }
+
     static long millisSince(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
     }
