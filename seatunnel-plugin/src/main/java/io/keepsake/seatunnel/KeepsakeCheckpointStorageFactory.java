@@ -9,9 +9,9 @@ import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorag
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -26,8 +26,12 @@ import java.util.TreeSet;
  * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
  * local one; {@code storage.type=hdfs} with a {@code file:} {@code fs.defaultFS} (how SeaTunnel's
  * own {@code hdfs} plugin is pointed at a local disk) runs Hadoop's local file system. Every other key is checked by the chosen backend, so an unknown key or a bad value
- * fails here, naming the key. Stateless and thread-safe; the engine calls {@link #create} once
- * per job submission.
+ * fails here, naming the key.
+ *
+ * <p>The engine calls {@link #create} at every job submission and never closes what it returns,
+ * so one storage is opened per distinct {@code plugin-config} and JVM and shared by the jobs
+ * that use it (Keepsake's storages are thread-safe); a second Hadoop client or writer thread is
+ * never opened per job. Thread-safe.
  */
 public final class KeepsakeCheckpointStorageFactory implements CheckpointStorageFactory {
 
@@ -38,6 +42,7 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
     private static final Set<String> LOCAL_TYPES = Set.of("localfile", "local", "file");
     private static final Set<String> HADOOP_TYPES = Set.of("hdfs", "s3a", "oss");
     private static final String DEFAULT_FS = "fs.defaultFS";
+    private static final Map<Map<String, String>, KeepsakeCheckpointStorage> OPEN = new HashMap<>();
 
     /** Creates the factory; the engine finds it through {@code ServiceLoader}. */
     public KeepsakeCheckpointStorageFactory() {
@@ -60,7 +65,29 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         if (configuration == null) {
             throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: the plugin-config is null");
         }
-        Map<String, String> config = new TreeMap<>(configuration);
+        Map<String, String> key = cacheKey(configuration);
+        synchronized (OPEN) {
+            KeepsakeCheckpointStorage open = key == null ? null : OPEN.get(key);
+            if (open == null) {
+                open = open(configuration);
+                if (key != null) {
+                    OPEN.put(key, open);
+                }
+            }
+            return open;
+        }
+    }
+
+    private static Map<String, String> cacheKey(Map<String, String> configuration) {
+        try {
+            return Map.copyOf(configuration);
+        } catch (NullPointerException e) {
+            return null; // a null key or value: not cached, refused by the backend with its own message
+        }
+    }
+
+    private static KeepsakeCheckpointStorage open(Map<String, String> configuration) throws CheckpointStorageException {
+        Map<String, String> config = new HashMap<>(configuration);
         String backend = backendFor(config);
         if (backend.equals("hdfs") && "hdfs".equals(config.getOrDefault(StorageOptions.STORAGE_TYPE, "hdfs").trim())
                 && config.getOrDefault(DEFAULT_FS, "").trim().toLowerCase(java.util.Locale.ROOT).startsWith("file:")) {

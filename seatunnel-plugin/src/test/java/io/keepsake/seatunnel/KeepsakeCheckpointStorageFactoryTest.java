@@ -48,6 +48,14 @@ class KeepsakeCheckpointStorageFactoryTest {
     }
 
     @Test
+    void oneStorageIsSharedPerConfigurationBecauseTheEngineNeverClosesIt() throws Exception {
+        KeepsakeCheckpointStorageFactory factory = new KeepsakeCheckpointStorageFactory();
+        assertThat(factory.create(config())).isSameAs(factory.create(new HashMap<>(config())));
+        assertThat(factory.create(config())).isNotSameAs(factory.create(config("savepoint.path",
+                dir.resolve("elsewhere").toString())));
+    }
+
+    @Test
     void theCallersMapIsNotChanged() throws Exception {
         Map<String, String> config = config("storage.type", "hdfs", "fs.defaultFS", "file:///");
         Map<String, String> before = Map.copyOf(config);
