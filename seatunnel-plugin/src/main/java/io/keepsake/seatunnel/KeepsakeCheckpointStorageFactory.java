@@ -21,7 +21,7 @@ import java.util.TreeSet;
  * {@code plugin-config} keys.
  *
  * <p>The backend is chosen by {@code storage.type}: {@code localfile}, {@code local} or
- * {@code file} select Keepsake's local backend; {@code hdfs}, {@code s3a} and {@code oss} its
+ * {@code file} select Keepsake's local backend; {@code hdfs}, {@code s3}, {@code s3a} and {@code oss} its
  * Hadoop backend (run on the Hadoop the engine ships). Without {@code storage.type}, a
  * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
  * local one; {@code storage.type=hdfs} with a {@code file:} {@code fs.defaultFS} (how SeaTunnel's
@@ -40,7 +40,7 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepsakeCheckpointStorageFactory.class);
     private static final Set<String> LOCAL_TYPES = Set.of("localfile", "local", "file");
-    private static final Set<String> HADOOP_TYPES = Set.of("hdfs", "s3a", "oss");
+    private static final Set<String> HADOOP_TYPES = Set.of("hdfs", "s3", "s3a", "oss");
     private static final String DEFAULT_FS = "fs.defaultFS";
     private static final Map<Map<String, String>, KeepsakeCheckpointStorage> OPEN = new HashMap<>();
 

@@ -82,6 +82,9 @@ class KeepsakeCheckpointStorageFactoryTest {
         assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "hdfs",
                 "fs.defaultFS", "hdfs:///no-namenode"))).isInstanceOf(CheckpointStorageException.class)
                 .hasMessageContaining("fs.defaultFS");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "s3")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("on the hdfs backend")
+                .hasMessageContaining("s3.bucket");
         Map<String, String> noNamespace = config();
         noNamespace.remove("namespace");
         assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(noNamespace))
