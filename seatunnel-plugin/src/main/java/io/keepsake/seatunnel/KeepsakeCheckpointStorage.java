@@ -1,0 +1,362 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.SavepointSaveSession;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointAlreadyExistsException;
+import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.KeepsakeException;
+import io.keepsake.wire.LegacyCheckpointCodec;
+import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * SeaTunnel 2.3.x's {@code CheckpointStorage} on a Keepsake backend: checkpoints are stored and
+ * read exactly as SeaTunnel's own plugins do (same layout, byte-identical {@code .ser} files), and
+ * every pipeline state whose serialized checkpoint is of savepoint type is also committed as a
+ * Keepsake savepoint bundle before {@link #storeCheckPoint} returns.
+ *
+ * <p>A savepoint bundle holds one pipeline of one checkpoint; its id is
+ * {@code st-<checkpointId, 19 digits>-p<pipelineId>}, so ids sort by checkpoint. Bundles live
+ * in the savepoint root, which the job's terminal cleanup ({@link #deleteCheckpoint(String)}) and
+ * rotation never reach; only {@code keepsake delete} removes them. Every read method returns, per
+ * pipeline, the newest state across the job's checkpoints and its kept savepoints (the highest
+ * checkpoint id wins), re-encoded as SeaTunnel {@code PipelineState} bytes.
+ *
+ * <p>Thread-safe: the engine's pipeline coordinators call it concurrently. It does not decide
+ * which state is valid for the engine beyond "newest complete"; a savepoint bundle that fails its
+ * checksum is refused with an error rather than skipped.
+ */
+public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeepsakeCheckpointStorage.class);
+    /** One savepoint session per job at a time, as {@link SavepointSaveSession} requires. */
+    private static final Map<String, Object> JOB_LOCKS = new ConcurrentHashMap<>();
+
+    private final CheckpointStorage checkpoints;
+    private final SavepointStorage savepoints;
+    private final SavepointReaderRegistry readers = SavepointReaderRegistry.standard();
+
+    /**
+     * Wraps a Keepsake storage and its savepoint capability (normally the same object).
+     *
+     * @param checkpoints the legacy checkpoint side
+     * @param savepoints  the savepoint side of the same storage
+     */
+    public KeepsakeCheckpointStorage(CheckpointStorage checkpoints, SavepointStorage savepoints) {
+        this.checkpoints = checkpoints;
+        this.savepoints = savepoints;
+    }
+
+    /** The savepoint id this plugin gives the savepoint of one pipeline at one checkpoint. */
+    public static String savepointId(long checkpointId, int pipelineId) {
+        return String.format("st-%019d-p%d", checkpointId, pipelineId);
+    }
+
+    /**
+     * Stores a checkpoint as SeaTunnel does; a savepoint is first committed as a Keepsake bundle.
+     *
+     * @throws CheckpointStorageException when the savepoint bundle or the checkpoint file cannot be written
+     */
+    @Override
+    public String storeCheckPoint(PipelineState state) throws CheckpointStorageException {
+        io.keepsake.storage.PipelineState keepsake = toKeepsake(state);
+        Optional<CompletedCheckpoint> savepoint = savepointIn(keepsake);
+        if (savepoint.isPresent()) {
+            keepSavepoint(savepoint.get());
+        }
+        try {
+            return checkpoints.storeCheckPoint(keepsake);
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot store checkpoint " + state.getCheckpointId() + " of job "
+                    + state.getJobId() + " pipeline " + state.getPipelineId() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stores synchronously, like {@link #storeCheckPoint}, so that a savepoint is durable when it returns.
+     *
+     * @throws CheckpointStorageException when the state cannot be stored
+     */
+    @Override
+    public void asyncStoreCheckPoint(PipelineState state) throws CheckpointStorageException {
+        storeCheckPoint(state);
+    }
+
+    /**
+     * Every checkpoint of the job plus the kept savepoint states no checkpoint file still holds.
+     *
+     * @throws CheckpointStorageException when the checkpoints or savepoints cannot be read
+     */
+    @Override
+    public List<PipelineState> getAllCheckpoints(String jobId) throws CheckpointStorageException {
+        List<io.keepsake.storage.PipelineState> legacy = legacy(jobId, () -> checkpoints.getAllCheckpoints(jobId));
+        return merged(jobId, null, legacy);
+    }
+
+    /**
+     * The newest state of each pipeline of the job, checkpoint or kept savepoint.
+     *
+     * @throws CheckpointStorageException when the checkpoints or savepoints cannot be read
+     */
+    @Override
+    public List<PipelineState> getLatestCheckpoint(String jobId) throws CheckpointStorageException {
+        Map<Integer, PipelineState> newest = new TreeMap<>();
+        for (PipelineState s : getAllCheckpoints(jobId)) {
+            newest.merge(s.getPipelineId(), s, (a, b) -> a.getCheckpointId() >= b.getCheckpointId() ? a : b);
+        }
+        return new ArrayList<>(newest.values());
+    }
+
+    /**
+     * The newest state of one pipeline, checkpoint or kept savepoint; {@code null} when there is none.
+     *
+     * @throws CheckpointStorageException when the checkpoints or savepoints cannot be read
+     */
+    @Override
+    public PipelineState getLatestCheckpointByJobIdAndPipelineId(String jobId, String pipelineId)
+            throws CheckpointStorageException {
+        int pid = pipeline(pipelineId);
+        io.keepsake.storage.PipelineState legacy = legacy(jobId,
+                () -> checkpoints.getLatestCheckpointByJobIdAndPipelineId(jobId, pipelineId));
+        long legacyId = legacy == null ? Long.MIN_VALUE : legacy.checkpointId();
+        SavepointHandle best = null;
+        long bestId = Long.MIN_VALUE;
+        for (SavepointHandle h : keptSavepoints(jobId)) {
+            ManifestEntry e = h.meta().entryForPipeline(pid);
+            if (e != null && e.checkpointId() > bestId) {
+                best = h;
+                bestId = e.checkpointId();
+            }
+        }
+        if (best != null && bestId > legacyId) {
+            LOG.info("Job {} pipeline {}: newest state is savepoint {} (checkpoint {}){}", jobId, pid,
+                    best.savepointId(), bestId, legacy == null ? ", no checkpoint file is left"
+                            : ", newer than checkpoint " + legacyId);
+            return fromSavepoint(jobId, pid, best);
+        }
+        return legacy == null ? null : toSeaTunnel(legacy);
+    }
+
+    /**
+     * Every state of one pipeline, checkpoints and kept savepoints, oldest first.
+     *
+     * @throws CheckpointStorageException when the checkpoints or savepoints cannot be read
+     */
+    @Override
+    public List<PipelineState> getCheckpointsByJobIdAndPipelineId(String jobId, String pipelineId)
+            throws CheckpointStorageException {
+        int pid = pipeline(pipelineId);
+        List<io.keepsake.storage.PipelineState> legacy = legacy(jobId,
+                () -> checkpoints.getCheckpointsByJobIdAndPipelineId(jobId, pipelineId));
+        return merged(jobId, pid, legacy);
+    }
+
+    /**
+     * One checkpoint of one pipeline, from its checkpoint file or else its kept savepoint.
+     *
+     * @throws CheckpointStorageException when neither holds it or it cannot be read
+     */
+    @Override
+    public PipelineState getCheckpoint(String jobId, String pipelineId, String checkpointId)
+            throws CheckpointStorageException {
+        long cid;
+        try {
+            cid = Long.parseLong(checkpointId.trim());
+        } catch (NumberFormatException | NullPointerException e) {
+            throw new CheckpointStorageException("Cannot read checkpoint of job " + jobId + ": checkpoint id is not a"
+                    + " number (" + checkpointId + ")");
+        }
+        for (PipelineState s : getCheckpointsByJobIdAndPipelineId(jobId, pipelineId)) {
+            if (s.getCheckpointId() == cid) {
+                return s;
+            }
+        }
+        throw new CheckpointStorageException("Cannot find checkpoint " + checkpointId + " of job " + jobId
+                + " pipeline " + pipelineId + ": no checkpoint file and no kept savepoint holds it");
+    }
+
+    /** Deletes the job's checkpoint directory; its kept savepoints stay. */
+    @Override
+    public void deleteCheckpoint(String jobId) {
+        checkpoints.deleteCheckpoint(jobId);
+        LOG.info("Deleted the checkpoints of job {}; its savepoints stay under {}", jobId, savepoints.savepointRoot());
+    }
+
+    /**
+     * Deletes one checkpoint file; a kept savepoint of the same id stays.
+     *
+     * @throws CheckpointStorageException when the file cannot be deleted
+     */
+    @Override
+    public void deleteCheckpoint(String jobId, String pipelineId, String checkpointId) throws CheckpointStorageException {
+        try {
+            checkpoints.deleteCheckpoint(jobId, pipelineId, checkpointId);
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot delete checkpoint " + checkpointId + " of job " + jobId
+                    + " pipeline " + pipelineId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes checkpoint files (rotation); kept savepoints of the same ids stay.
+     *
+     * @throws CheckpointStorageException when a file cannot be deleted
+     */
+    @Override
+    public void deleteCheckpoint(String jobId, String pipelineId, List<String> checkpointIdList)
+            throws CheckpointStorageException {
+        try {
+            checkpoints.deleteCheckpoint(jobId, pipelineId, checkpointIdList);
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot delete checkpoints " + checkpointIdList + " of job " + jobId
+                    + " pipeline " + pipelineId + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Optional<CompletedCheckpoint> savepointIn(io.keepsake.storage.PipelineState state) {
+        CompletedCheckpoint checkpoint;
+        try {
+            checkpoint = LegacyCheckpointCodec.decodeCheckpoint(state.states(), "checkpoint " + state.checkpointId()
+                    + " of job " + state.jobId() + " pipeline " + state.pipelineId());
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot tell whether checkpoint {} of job {} pipeline {} is a savepoint: its state does not decode"
+                    + " as SeaTunnel 2.3.x's; storing it as a checkpoint only: {}", state.checkpointId(), state.jobId(),
+                    state.pipelineId(), e.getMessage());
+            return Optional.empty();
+        }
+        return checkpoint.checkpointType() == CheckpointType.SAVEPOINT_TYPE ? Optional.of(checkpoint) : Optional.empty();
+    }
+
+    private void keepSavepoint(CompletedCheckpoint checkpoint) throws CheckpointStorageException {
+        String jobId = Long.toString(checkpoint.jobId());
+        String id = savepointId(checkpoint.checkpointId(), checkpoint.pipelineId());
+        Object lock = JOB_LOCKS.computeIfAbsent(savepoints.savepointRoot() + "|" + jobId, k -> new Object());
+        synchronized (lock) {
+            try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, jobId,
+                    List.of(checkpoint.pipelineId())).kind(SavepointKind.MANUAL).savepointId(id).open()) {
+                session.report(checkpoint);
+                session.pipelineSuspended(checkpoint.pipelineId());
+                SavepointHandle handle = session.commit();
+                LOG.info("Kept savepoint {} of job {} (pipeline {}, checkpoint {}) at {}", id, jobId,
+                        checkpoint.pipelineId(), checkpoint.checkpointId(), handle.location());
+            } catch (SavepointAlreadyExistsException e) {
+                LOG.info("Savepoint {} of job {} is already kept; storing the checkpoint file only", id, jobId);
+            } catch (KeepsakeException e) {
+                throw new CheckpointStorageException("Cannot keep savepoint " + id + " of job " + jobId + " (pipeline "
+                        + checkpoint.pipelineId() + ", checkpoint " + checkpoint.checkpointId() + "): "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    private List<SavepointHandle> keptSavepoints(String jobId) throws CheckpointStorageException {
+        List<SavepointHandle> handles = new ArrayList<>();
+        try {
+            for (SavepointEntry entry : savepoints.scanSavepoints(jobId)) {
+                if (entry.handle().isPresent()) {
+                    handles.add(entry.handle().get());
+                } else if (!entry.incomplete()) {
+                    throw new CheckpointStorageException("Cannot read savepoint " + entry.savepointId() + " of job "
+                            + jobId + ": " + entry.problem().map(Throwable::getMessage).orElse("unreadable")
+                            + "; check it with `keepsake verify " + jobId + " " + entry.savepointId()
+                            + "` and delete it with `keepsake delete` to restore from older state ("
+                            + entry.location() + ")");
+                }
+            }
+        } catch (KeepsakeException e) {
+            throw new CheckpointStorageException("Cannot list savepoints of job " + jobId + ": " + e.getMessage(), e);
+        }
+        return handles;
+    }
+
+    private PipelineState fromSavepoint(String jobId, int pipelineId, SavepointHandle handle)
+            throws CheckpointStorageException {
+        CompletedCheckpoint checkpoint;
+        try {
+            checkpoint = readers.read(savepoints, handle).get(pipelineId);
+        } catch (KeepsakeException e) {
+            throw new CheckpointStorageException("Cannot read savepoint " + handle.savepointId() + " of job " + jobId
+                    + " pipeline " + pipelineId + ": " + e.getMessage() + " (" + handle.location() + ")", e);
+        }
+        if (checkpoint == null) {
+            throw new CheckpointStorageException("Cannot read savepoint " + handle.savepointId() + " of job " + jobId
+                    + ": it holds no state of pipeline " + pipelineId + " (" + handle.location() + ")");
+        }
+        return PipelineState.builder().jobId(jobId).pipelineId(pipelineId).checkpointId(checkpoint.checkpointId())
+                .states(LegacyCheckpointCodec.encodeCheckpoint(checkpoint)).build();
+    }
+
+    private List<PipelineState> merged(String jobId, Integer onlyPipeline, List<io.keepsake.storage.PipelineState> legacy)
+            throws CheckpointStorageException {
+        List<PipelineState> result = new ArrayList<>();
+        Set<String> present = new HashSet<>();
+        for (io.keepsake.storage.PipelineState s : legacy) {
+            result.add(toSeaTunnel(s));
+            present.add(s.pipelineId() + "/" + s.checkpointId());
+        }
+        for (SavepointHandle h : keptSavepoints(jobId)) {
+            for (ManifestEntry e : h.meta().manifest()) {
+                if ((onlyPipeline == null || onlyPipeline == e.pipelineId())
+                        && present.add(e.pipelineId() + "/" + e.checkpointId())) {
+                    result.add(fromSavepoint(jobId, e.pipelineId(), h));
+                }
+            }
+        }
+        result.sort(Comparator.comparingInt(PipelineState::getPipelineId)
+                .thenComparingLong(PipelineState::getCheckpointId));
+        return result;
+    }
+
+    private static int pipeline(String pipelineId) throws CheckpointStorageException {
+        try {
+            return Integer.parseInt(pipelineId.trim());
+        } catch (NumberFormatException | NullPointerException e) {
+            throw new CheckpointStorageException("Cannot read checkpoints: pipeline id is not a number (" + pipelineId + ")");
+        }
+    }
+
+    private static io.keepsake.storage.PipelineState toKeepsake(PipelineState state) throws CheckpointStorageException {
+        if (state == null || state.getJobId() == null || state.getStates() == null) {
+            throw new CheckpointStorageException("Cannot store checkpoint: the pipeline state, its job id or its states"
+                    + " is null (" + state + ")");
+        }
+        return new io.keepsake.storage.PipelineState(state.getJobId(), state.getPipelineId(), state.getCheckpointId(),
+                state.getStates());
+    }
+
+    private static PipelineState toSeaTunnel(io.keepsake.storage.PipelineState state) {
+        return PipelineState.builder().jobId(state.jobId()).pipelineId(state.pipelineId())
+                .checkpointId(state.checkpointId()).states(state.states()).build();
+    }
+
+    private interface Read<T> {
+        T get() throws io.keepsake.storage.CheckpointStorageException;
+    }
+
+    private static <T> T legacy(String jobId, Read<T> read) throws CheckpointStorageException {
+        try {
+            return read.get();
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot read checkpoints of job " + jobId + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.CheckpointStorageFactories;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.StorageOptions;
+import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * SeaTunnel 2.3.x's checkpoint storage factory with the identifier {@code keepsake}: one line in
+ * {@code seatunnel.yaml} ({@code seatunnel.engine.checkpoint.storage.type: keepsake}) swaps the
+ * engine's {@code localfile}/{@code hdfs} plugin for Keepsake's backends, with the same
+ * {@code plugin-config} keys.
+ *
+ * <p>The backend is chosen by {@code storage.type}: {@code localfile}, {@code local} or
+ * {@code file} select Keepsake's local backend; {@code hdfs}, {@code s3}, {@code s3a} and {@code oss} its
+ * Hadoop backend (run on the Hadoop the engine ships). Without {@code storage.type}, a
+ * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
+ * local one; {@code storage.type=hdfs} with a {@code file:} {@code fs.defaultFS} (how SeaTunnel's
+ * own {@code hdfs} plugin is pointed at a local disk) runs Hadoop's local file system. Every other key is checked by the chosen backend, so an unknown key or a bad value
+ * fails here, naming the key.
+ *
+ * <p>The engine calls {@link #create} at every job submission and never closes what it returns,
+ * so one storage is opened per distinct {@code plugin-config} and JVM and shared by the jobs
+ * that use it (Keepsake's storages are thread-safe); a second Hadoop client or writer thread is
+ * never opened per job. Thread-safe.
+ */
+public final class KeepsakeCheckpointStorageFactory implements CheckpointStorageFactory {
+
+    /** The identifier operators write as {@code checkpoint.storage.type}. */
+    public static final String IDENTIFIER = "keepsake";
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeepsakeCheckpointStorageFactory.class);
+    private static final Set<String> LOCAL_TYPES = Set.of("localfile", "local", "file");
+    private static final Set<String> HADOOP_TYPES = Set.of("hdfs", "s3", "s3a", "oss");
+    private static final String DEFAULT_FS = "fs.defaultFS";
+    private static final Map<Map<String, String>, KeepsakeCheckpointStorage> OPEN = new HashMap<>();
+
+    /** Creates the factory; the engine finds it through {@code ServiceLoader}. */
+    public KeepsakeCheckpointStorageFactory() {
+    }
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    /**
+     * Opens Keepsake storage on the backend {@code storage.type} selects.
+     *
+     * @throws CheckpointStorageException when a key is unknown, a value is bad or the roots cannot be used;
+     *                                    the message names the key
+     */
+    @Override
+    public org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage create(Map<String, String> configuration)
+            throws CheckpointStorageException {
+        if (configuration == null) {
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: the plugin-config is null");
+        }
+        Map<String, String> key = cacheKey(configuration);
+        synchronized (OPEN) {
+            KeepsakeCheckpointStorage open = key == null ? null : OPEN.get(key);
+            if (open == null) {
+                open = open(configuration);
+                if (key != null) {
+                    OPEN.put(key, open);
+                }
+            }
+            return open;
+        }
+    }
+
+    private static Map<String, String> cacheKey(Map<String, String> configuration) {
+        try {
+            return Map.copyOf(configuration);
+        } catch (NullPointerException e) {
+            return null; // a null key or value: not cached, refused by the backend with its own message
+        }
+    }
+
+    private static KeepsakeCheckpointStorage open(Map<String, String> configuration) throws CheckpointStorageException {
+        Map<String, String> config = new HashMap<>(configuration);
+        String backend = backendFor(config);
+        if (backend.equals("hdfs") && "hdfs".equals(config.getOrDefault(StorageOptions.STORAGE_TYPE, "hdfs").trim())
+                && config.getOrDefault(DEFAULT_FS, "").trim().toLowerCase(java.util.Locale.ROOT).startsWith("file:")) {
+            // SeaTunnel's hdfs plugin runs on the local disk with storage.type=hdfs (its default) and fs.defaultFS=file:///;
+            // Keepsake's Hadoop backend calls that storage.type local.
+            config.put(StorageOptions.STORAGE_TYPE, "local");
+        }
+        CheckpointStorage storage;
+        try {
+            storage = CheckpointStorageFactories.find(backend, KeepsakeCheckpointStorageFactory.class.getClassLoader())
+                    .create(config);
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
+                    + " backend: " + e.getMessage(), e);
+        }
+        if (!(storage instanceof SavepointStorage savepoints)) {
+            storage.close();
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: the " + backend
+                    + " backend cannot keep savepoints (" + storage.getClass().getName() + ")");
+        }
+        LOG.info("Keepsake checkpoint storage on the {} backend: checkpoints under {}, savepoints kept under {}",
+                backend, config.get(StorageOptions.NAMESPACE), savepoints.savepointRoot());
+        return new KeepsakeCheckpointStorage(storage, savepoints);
+    }
+
+    private static String backendFor(Map<String, String> config) throws CheckpointStorageException {
+        String type = config.get(StorageOptions.STORAGE_TYPE);
+        if (type == null) {
+            return config.containsKey(DEFAULT_FS) ? "hdfs" : "localfile";
+        }
+        String trimmed = type.trim();
+        if (LOCAL_TYPES.contains(trimmed)) {
+            return "localfile";
+        }
+        if (HADOOP_TYPES.contains(trimmed)) {
+            return "hdfs";
+        }
+        Set<String> known = new TreeSet<>(LOCAL_TYPES);
+        known.addAll(HADOOP_TYPES);
+        throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: " + StorageOptions.STORAGE_TYPE
+                + " must be one of " + known + " (" + type + ")");
+    }
+}

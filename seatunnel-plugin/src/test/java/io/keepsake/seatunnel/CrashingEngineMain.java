@@ -1,0 +1,39 @@
+package io.keepsake.seatunnel;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The child JVM of {@link SigkillRestoreTest}: an embedded engine with the Keepsake plugin runs a
+ * streaming job with a short checkpoint interval until it is killed. It prints {@code JOB <id>}
+ * once the job runs; when the file {@code <namespace>.savepoint-now} appears it triggers a
+ * savepoint and prints {@code SAVING}. It never exits on its own.
+ *
+ * <p>Arguments: namespace, job file, checkpoint interval in ms.
+ */
+public final class CrashingEngineMain {
+
+    private CrashingEngineMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path namespace = Path.of(args[0]);
+        Path conf = Path.of(args[1]);
+        EmbeddedEngine engine = EmbeddedEngine.start();
+        engine.useStorage("keepsake", Map.of("namespace", namespace.toString()), 3);
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+        System.out.println("JOB " + jobId);
+        System.out.flush();
+        Path trigger = Path.of(namespace + ".savepoint-now");
+        EmbeddedEngine.await("the savepoint trigger", Duration.ofMinutes(5), () -> Files.exists(trigger));
+        System.out.println("SAVING");
+        System.out.flush();
+        engine.savepoint(jobId);
+        System.out.println("SAVED");
+        System.out.flush();
+        new java.util.concurrent.CountDownLatch(1).await(); // the parent owns this process's lifetime: it kills it
+    }
+}

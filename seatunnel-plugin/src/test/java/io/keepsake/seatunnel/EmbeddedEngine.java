@@ -1,0 +1,152 @@
+package io.keepsake.seatunnel;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.instance.impl.HazelcastInstanceFactory;
+import com.hazelcast.core.HazelcastInstance;
+import org.apache.seatunnel.common.config.Common;
+import org.apache.seatunnel.common.config.DeployMode;
+import org.apache.seatunnel.engine.client.SeaTunnelClient;
+import org.apache.seatunnel.engine.client.job.ClientJobProxy;
+import org.apache.seatunnel.engine.common.config.ConfigProvider;
+import org.apache.seatunnel.engine.common.config.EngineConfig;
+import org.apache.seatunnel.engine.common.config.JobConfig;
+import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
+import org.apache.seatunnel.engine.common.config.server.CheckpointStorageConfig;
+import org.apache.seatunnel.engine.common.runtime.ExecutionMode;
+import org.apache.seatunnel.engine.server.SeaTunnelNodeContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The released SeaTunnel 2.3.8 Zeta engine embedded in the test JVM, as {@code seatunnel.sh -m local}
+ * runs it: one member with role MASTER_AND_WORKER in LOCAL mode, on a cluster name of its own, and a
+ * client connected to it. The checkpoint storage can be switched between jobs: the engine reads its
+ * checkpoint storage config when a job is initialised.
+ */
+final class EmbeddedEngine implements AutoCloseable {
+
+    static final Set<String> END_STATES = Set.of("FINISHED", "CANCELED", "FAILED", "SAVEPOINT_DONE", "UNKNOWABLE");
+
+    private final SeaTunnelConfig config;
+    private final HazelcastInstance member;
+    private final SeaTunnelClient client;
+    final long startMillis;
+
+    private EmbeddedEngine(SeaTunnelConfig config, HazelcastInstance member, SeaTunnelClient client, long startMillis) {
+        this.config = config;
+        this.member = member;
+        this.client = client;
+        this.startMillis = startMillis;
+    }
+
+    /** Starts a member and a client; the storage is chosen afterwards with {@link #useStorage}. */
+    static EmbeddedEngine start() {
+        long t0 = System.nanoTime();
+        Common.setDeployMode(DeployMode.CLIENT);
+        String cluster = "keepsake-it-" + UUID.randomUUID();
+        SeaTunnelConfig config = ConfigProvider.locateAndGetSeaTunnelConfig();
+        config.getHazelcastConfig().setClusterName(cluster);
+        config.getEngineConfig().setClusterRole(EngineConfig.ClusterRole.MASTER_AND_WORKER);
+        config.getEngineConfig().setMode(ExecutionMode.LOCAL);
+        config.getHazelcastConfig().getNetworkConfig().setPortAutoIncrement(true);
+        HazelcastInstance member = HazelcastInstanceFactory.newHazelcastInstance(config.getHazelcastConfig(),
+                "keepsake-it-" + cluster.substring(cluster.length() - 8), new SeaTunnelNodeContext(config));
+        ClientConfig clientConfig = ConfigProvider.locateAndGetClientConfig();
+        clientConfig.setClusterName(cluster);
+        int port = member.getCluster().getLocalMember().getSocketAddress().getPort();
+        clientConfig.getNetworkConfig().setAddresses(List.of("localhost:" + port));
+        SeaTunnelClient client = new SeaTunnelClient(clientConfig);
+        return new EmbeddedEngine(config, member, client, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Chooses the checkpoint storage of the jobs submitted from now on. */
+    void useStorage(String type, Map<String, String> pluginConfig, int maxRetained) {
+        CheckpointStorageConfig storage = config.getEngineConfig().getCheckpointConfig().getStorage();
+        storage.setStorage(type);
+        storage.setStoragePluginConfig(Map.copyOf(pluginConfig));
+        storage.setMaxRetainedCheckpoints(maxRetained);
+    }
+
+    /** Submits a job (as {@code seatunnel.sh -c conf}); returns its job id. */
+    long submit(Path conf) throws Exception {
+        ClientJobProxy proxy = client.createExecutionContext(conf.toString(), null, jobConfig(conf), config, null).execute();
+        return proxy.getJobId();
+    }
+
+    /** Restores a job from its latest state (as {@code seatunnel.sh -c conf -r jobId}). */
+    long restore(Path conf, long jobId) throws Exception {
+        ClientJobProxy proxy = client.restoreExecutionContext(conf.toString(), null, jobConfig(conf), config, jobId).execute();
+        return proxy.getJobId();
+    }
+
+    /** Triggers a savepoint (as {@code seatunnel.sh -s jobId}) and waits for SAVEPOINT_DONE. */
+    void savepoint(long jobId) {
+        client.getJobClient().savePointJob(jobId);
+        awaitStatus(jobId, "SAVEPOINT_DONE", Duration.ofSeconds(60));
+    }
+
+    /** Cancels a job (as {@code seatunnel.sh -can jobId}) and waits for CANCELED. */
+    void cancel(long jobId) {
+        client.getJobClient().cancelJob(jobId);
+        awaitStatus(jobId, "CANCELED", Duration.ofSeconds(60));
+    }
+
+    String status(long jobId) {
+        return client.getJobClient().getJobStatus(jobId);
+    }
+
+    /** Polls the job's status until it is {@code expected}; fails at once on another end state. */
+    void awaitStatus(long jobId, String expected, Duration timeout) {
+        String[] last = {null};
+        await("job " + jobId + " to reach " + expected, timeout, () -> {
+            last[0] = status(jobId);
+            if (!expected.equals(last[0]) && END_STATES.contains(last[0])) {
+                throw new AssertionError("Job " + jobId + " ended " + last[0] + " while waiting for " + expected
+                        + ": " + client.getJobClient().getJobDetailStatus(jobId));
+            }
+            return expected.equals(last[0]);
+        }, () -> "last status " + last[0]);
+    }
+
+    /** Polls a condition with a deadline (the only wait the tests use). */
+    static void await(String what, Duration timeout, BooleanSupplier condition) {
+        await(what, timeout, condition, () -> "");
+    }
+
+    private static void await(String what, Duration timeout, BooleanSupplier condition,
+                              java.util.function.Supplier<String> detail) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + what + " " + detail.get());
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("Interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    private static JobConfig jobConfig(Path conf) {
+        JobConfig jobConfig = new JobConfig();
+        jobConfig.setName(conf.getFileName().toString());
+        return jobConfig;
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.close();
+        } finally {
+            member.shutdown();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.keepsake.seatunnel;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** SeaTunnel job files for the tests: FakeSource into Console, streaming or batch, one or two pipelines. */
+final class Jobs {
+
+    private Jobs() {
+    }
+
+    /** A streaming job with {@code pipelines} independent FakeSource -> Console pipelines. */
+    static Path streaming(Path dir, String name, int pipelines, long checkpointIntervalMillis) throws IOException {
+        return write(dir, name, "STREAMING", pipelines, checkpointIntervalMillis, 2);
+    }
+
+    /**
+     * A batch job of {@code splits} splits; FakeSource 2.3.8 reads one split per second, so it runs
+     * about {@code splits} seconds and can be saved mid-way.
+     */
+    static Path batch(Path dir, String name, int splits, long checkpointIntervalMillis) throws IOException {
+        return write(dir, name, "BATCH", 1, checkpointIntervalMillis, splits);
+    }
+
+    private static Path write(Path dir, String name, String mode, int pipelines, long interval, int splits)
+            throws IOException {
+        StringBuilder sources = new StringBuilder();
+        StringBuilder sinks = new StringBuilder();
+        for (int p = 1; p <= pipelines; p++) {
+            sources.append("""
+                      FakeSource {
+                        result_table_name = "fake%d"
+                        row.num = %d
+                        split.num = %d
+                        split.read-interval = 10
+                        schema = { fields { name = "string", age = "int" } }
+                      }
+                    """.formatted(p, splits * 10, splits));
+            sinks.append("""
+                      Console {
+                        source_table_name = "fake%d"
+                        log.print.data = false
+                      }
+                    """.formatted(p));
+        }
+        String text = """
+                env {
+                  parallelism = 1
+                  job.mode = "%s"
+                  checkpoint.interval = %d
+                }
+                source {
+                %s}
+                sink {
+                %s}
+                """.formatted(mode, interval, sources, sinks);
+        Path file = dir.resolve(name + ".conf");
+        Files.writeString(file, text);
+        return file;
+    }
+}

@@ -1,0 +1,95 @@
+package io.keepsake.seatunnel;
+
+import org.apache.seatunnel.engine.common.utils.FactoryUtil;
+import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The factory as the engine finds and calls it: discovery, backend choice, and refusals that name the key. */
+class KeepsakeCheckpointStorageFactoryTest {
+
+    @TempDir
+    Path dir;
+
+    private Map<String, String> config(String... pairs) {
+        Map<String, String> map = new HashMap<>();
+        map.put("namespace", dir.resolve("ns").toString());
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put(pairs[i], pairs[i + 1]);
+        }
+        return map;
+    }
+
+    @Test
+    void theEnginesOwnDiscoveryFindsTheFactoryByItsIdentifier() {
+        CheckpointStorageFactory factory = FactoryUtil.discoverFactory(getClass().getClassLoader(),
+                CheckpointStorageFactory.class, "keepsake");
+        assertThat(factory).isInstanceOf(KeepsakeCheckpointStorageFactory.class);
+    }
+
+    @Test
+    void createsLocalAndHadoopBackendsFromSeatunnelsKeys() throws Exception {
+        KeepsakeCheckpointStorageFactory factory = new KeepsakeCheckpointStorageFactory();
+        assertThat(factory.create(config())).isInstanceOf(KeepsakeCheckpointStorage.class);
+        assertThat(factory.create(config("storage.type", "localfile"))).isInstanceOf(KeepsakeCheckpointStorage.class);
+        assertThat(factory.create(config("storage.type", "hdfs", "fs.defaultFS", "file:///")))
+                .isInstanceOf(KeepsakeCheckpointStorage.class);
+        assertThat(factory.create(config("fs.defaultFS", "file:///", "seatunnel.hadoop.io.file.buffer.size", "65536")))
+                .isInstanceOf(KeepsakeCheckpointStorage.class);
+        assertThat(dir.resolve("ns").resolve("savepoint")).isDirectory();
+    }
+
+    @Test
+    void oneStorageIsSharedPerConfigurationBecauseTheEngineNeverClosesIt() throws Exception {
+        KeepsakeCheckpointStorageFactory factory = new KeepsakeCheckpointStorageFactory();
+        assertThat(factory.create(config())).isSameAs(factory.create(new HashMap<>(config())));
+        assertThat(factory.create(config())).isNotSameAs(factory.create(config("savepoint.path",
+                dir.resolve("elsewhere").toString())));
+    }
+
+    @Test
+    void theCallersMapIsNotChanged() throws Exception {
+        Map<String, String> config = config("storage.type", "hdfs", "fs.defaultFS", "file:///");
+        Map<String, String> before = Map.copyOf(config);
+        new KeepsakeCheckpointStorageFactory().create(config);
+        assertThat(config).isEqualTo(before);
+    }
+
+    @Test
+    void unknownKeyFailsNamingTheKey() {
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("namespaces", "/x")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("namespaces");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "local",
+                "fs.defaultFS", "file:///"))).isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("fs.defaultFS");
+    }
+
+    @Test
+    void badValuesFailNamingTheKey() {
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "ftp")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("storage.type").hasMessageContaining("ftp");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config(
+                "savepoint.periodic.max-retained", "-1"))).isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("savepoint.periodic.max-retained");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "hdfs",
+                "fs.defaultFS", "hdfs:///no-namenode"))).isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("fs.defaultFS");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "s3")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("on the hdfs backend")
+                .hasMessageContaining("s3.bucket");
+        Map<String, String> noNamespace = config();
+        noNamespace.remove("namespace");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(noNamespace))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("namespace");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(null))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("plugin-config");
+    }
+}

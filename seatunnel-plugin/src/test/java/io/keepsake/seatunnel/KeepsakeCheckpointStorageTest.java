@@ -1,0 +1,160 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.wire.LegacyCheckpointCodec;
+import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
+import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The read and write paths of the plugin without an engine, including the ones the engine does not call. */
+class KeepsakeCheckpointStorageTest {
+
+    private static final String JOB = "977";
+
+    @TempDir
+    Path dir;
+    private Namespace ns;
+    private CheckpointStorage storage;
+    private Savepoints savepoints;
+
+    @BeforeEach
+    void open() throws Exception {
+        ns = new Namespace(dir.resolve("ns"));
+        storage = new KeepsakeCheckpointStorageFactory().create(Map.of("namespace", ns.root().toString()));
+        savepoints = Savepoints.local(ns);
+    }
+
+    private static PipelineState state(int pipeline, long checkpointId, CheckpointType type) {
+        byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(Long.parseLong(JOB), pipeline,
+                checkpointId, 10 + checkpointId, type, 20 + checkpointId, Map.of(), Map.of()));
+        return PipelineState.builder().jobId(JOB).pipelineId(pipeline).checkpointId(checkpointId).states(bytes).build();
+    }
+
+    @Test
+    void onlySavepointTypedStatesBecomeBundles() throws Exception {
+        storage.storeCheckPoint(state(1, 1, CheckpointType.CHECKPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 2, CheckpointType.SAVEPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 3, CheckpointType.COMPLETED_POINT_TYPE));
+        assertThat(savepoints.list(977)).extracting(SavepointHandle::savepointId)
+                .containsExactly(KeepsakeCheckpointStorage.savepointId(2, 1));
+        assertThat(ns.checkpoints(977)).extracting(Namespace.CheckpointFile::checkpointId).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
+    void stateThatDoesNotDecodeIsStoredAsACheckpointOnly() throws Exception {
+        PipelineState odd = PipelineState.builder().jobId(JOB).pipelineId(1).checkpointId(1)
+                .states(new byte[] {(byte) 0xff, 1, 2, 3}).build();
+        storage.storeCheckPoint(odd);
+        assertThat(savepoints.list(977)).isEmpty();
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getStates()).isEqualTo(odd.getStates());
+    }
+
+    @Test
+    void everyReadSeesTheKeptSavepointAfterCleanup() throws Exception {
+        PipelineState savepoint = state(1, 3, CheckpointType.SAVEPOINT_TYPE);
+        storage.storeCheckPoint(state(1, 1, CheckpointType.CHECKPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 2, CheckpointType.CHECKPOINT_TYPE));
+        storage.storeCheckPoint(savepoint);
+        storage.storeCheckPoint(state(2, 1, CheckpointType.CHECKPOINT_TYPE));
+        storage.deleteCheckpoint(JOB);
+        assertThat(ns.jobDir(977)).doesNotExist();
+
+        PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
+        assertThat(latest.getCheckpointId()).isEqualTo(3);
+        assertThat(latest.getStates()).as("re-encoded byte-exactly").isEqualTo(savepoint.getStates());
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "2")).isNull();
+        assertThat(storage.getAllCheckpoints(JOB)).singleElement().isEqualTo(latest);
+        assertThat(storage.getLatestCheckpoint(JOB)).singleElement().isEqualTo(latest);
+        assertThat(storage.getCheckpointsByJobIdAndPipelineId(JOB, "1")).singleElement().isEqualTo(latest);
+        assertThat(storage.getCheckpoint(JOB, "1", "3")).isEqualTo(latest);
+        assertThatThrownBy(() -> storage.getCheckpoint(JOB, "1", "2")).isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("checkpoint 2 of job 977");
+    }
+
+    @Test
+    void rotationLeavesTheSavepointAndTheHighestIdWins() throws Exception {
+        storage.storeCheckPoint(state(1, 4, CheckpointType.SAVEPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 5, CheckpointType.CHECKPOINT_TYPE));
+        storage.deleteCheckpoint(JOB, "1", List.of("4"));
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getCheckpointId()).isEqualTo(5);
+        assertThat(storage.getAllCheckpoints(JOB)).extracting(PipelineState::getCheckpointId).containsExactly(4L, 5L);
+        storage.deleteCheckpoint(JOB, "1", "5");
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getCheckpointId()).isEqualTo(4);
+        assertThat(savepoints.list(977)).hasSize(1);
+    }
+
+    @Test
+    void aCorruptedSavepointIsRefusedNamingIt() throws Exception {
+        storage.storeCheckPoint(state(1, 6, CheckpointType.SAVEPOINT_TYPE));
+        storage.deleteCheckpoint(JOB);
+        Path payload = ns.root().resolve("savepoint").resolve(JOB).resolve(KeepsakeCheckpointStorage.savepointId(6, 1))
+                .resolve("pipeline-1.wire");
+        byte[] bytes = Files.readAllBytes(payload);
+        bytes[bytes.length - 1] ^= 0x01;
+        Files.write(payload, bytes);
+        assertThatThrownBy(() -> storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1"))
+                .isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining(KeepsakeCheckpointStorage.savepointId(6, 1)).hasMessageContaining("job 977");
+    }
+
+    @Test
+    void pipelinesSavingAtTheSameTimeEachKeepTheirBundle() throws Exception {
+        int pipelines = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(pipelines);
+        try {
+            List<Future<String>> stores = new ArrayList<>();
+            for (int p = 1; p <= pipelines; p++) {
+                PipelineState s = state(p, 8, CheckpointType.SAVEPOINT_TYPE);
+                stores.add(pool.submit(() -> {
+                    start.await();
+                    return storage.storeCheckPoint(s);
+                }));
+            }
+            start.countDown();
+            for (Future<String> f : stores) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(savepoints.list(977)).hasSize(pipelines);
+        for (int p = 1; p <= pipelines; p++) {
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, Integer.toString(p)).getStates())
+                    .isEqualTo(state(p, 8, CheckpointType.SAVEPOINT_TYPE).getStates());
+        }
+    }
+
+    @Test
+    void storingTheSameSavepointTwiceKeepsOneBundle() throws Exception {
+        storage.storeCheckPoint(state(1, 9, CheckpointType.SAVEPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 9, CheckpointType.SAVEPOINT_TYPE));
+        assertThat(savepoints.list(977)).hasSize(1);
+    }
+
+    @Test
+    void badIdsAreRefusedNamingThem() {
+        assertThatThrownBy(() -> storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "one"))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("one");
+        assertThatThrownBy(() -> storage.getCheckpoint(JOB, "1", "x")).isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("(x)");
+    }
+}

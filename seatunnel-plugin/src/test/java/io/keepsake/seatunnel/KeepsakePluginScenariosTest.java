@@ -1,0 +1,360 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.SavepointHandle;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The issue's scenarios 2-6 and 9 on one embedded SeaTunnel 2.3.8 engine, with the Keepsake plugin
+ * chosen as {@code checkpoint.storage.type = keepsake}.
+ */
+class KeepsakePluginScenariosTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    static EmbeddedEngine engine;
+
+    @BeforeAll
+    static void startEngine() {
+        engine = EmbeddedEngine.start();
+        Figures.record("engine start (member + client), ms", engine.startMillis);
+    }
+
+    @AfterAll
+    static void stopEngine() {
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    private static Map<String, String> keepsake(Namespace ns) {
+        return Map.of("namespace", ns.root().toString());
+    }
+
+    /** Scenario 2: stream, savepoint, restore, cancel; the savepoint survives and restores again. */
+    @Test
+    void savepointSurvivesCancelOfTheRestoredJobAndRestoresAgain(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Savepoints savepoints = Savepoints.local(ns);
+        engine.useStorage("keepsake", keepsake(ns), 5);
+        Path conf = Jobs.streaming(dir, "stream", 1, 1000);
+
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
+        engine.savepoint(jobId);
+        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+        List<SavepointHandle> kept = savepoints.list(jobId);
+        assertThat(kept).singleElement().satisfies(h -> {
+            assertThat(h.savepointId()).isEqualTo(KeepsakeCheckpointStorage.savepointId(savepointId, 1));
+            assertThat(h.jobId()).isEqualTo(Long.toString(jobId));
+            assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId);
+        });
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
+        engine.cancel(jobId);
+        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+
+        List<SavepointHandle> afterCancel = savepoints.list(jobId);
+        assertThat(afterCancel).as("the savepoint survives the cancel").hasSize(1);
+        Map<Integer, CompletedCheckpoint> verified = savepoints.verify(afterCancel.get(0));
+        assertThat(verified).containsOnlyKeys(1);
+        assertThat(verified.get(1).checkpointId()).isEqualTo(savepointId);
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after the second restore", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        assertThat(ns.checkpoints(jobId)).as("checkpoint ids continue after the savepoint")
+                .allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointId));
+        assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline 1: newest state is savepoint "
+                + KeepsakeCheckpointStorage.savepointId(savepointId, 1));
+        engine.cancel(jobId);
+        assertThat(savepoints.list(jobId)).hasSize(1);
+        Figures.record("scenario 2 (stream, savepoint, restore, cancel, restore again, cancel), ms", millisSince(t0));
+    }
+
+    /** Scenario 3: a restored batch job reaching FINISHED keeps its savepoint. */
+    @Test
+    void restoredBatchJobFinishingKeepsTheSavepoint(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Savepoints savepoints = Savepoints.local(ns);
+        engine.useStorage("keepsake", keepsake(ns), 5);
+        Path conf = Jobs.batch(dir, "batch", 8, 1000);
+
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        engine.savepoint(jobId);
+        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "FINISHED", WAIT);
+        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+
+        List<SavepointHandle> kept = savepoints.list(jobId);
+        assertThat(kept).as("the savepoint survives FINISHED").hasSize(1);
+        assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
+        Figures.record("scenario 3 (batch, savepoint, restore, FINISHED), ms", millisSince(t0));
+    }
+
+    /** Scenario 4: both pipelines of a two-pipeline job keep and restore their savepoint state. */
+    @Test
+    void everyPipelineOfATwoPipelineJobIsKeptAndRestored(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Savepoints savepoints = Savepoints.local(ns);
+        engine.useStorage("keepsake", keepsake(ns), 5);
+        Path conf = Jobs.streaming(dir, "two-pipelines", 2, 1000);
+
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("checkpoints of both pipelines", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
+        engine.savepoint(jobId);
+        Map<Integer, Long> savepointIds = new HashMap<>();
+        ns.savepointFiles(jobId).forEach(f -> savepointIds.put(f.pipelineId(), f.checkpointId()));
+        assertThat(savepointIds).containsOnlyKeys(1, 2);
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("checkpoints of both pipelines after the restore", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) > savepointIds.get(1) && ns.maxCheckpointId(jobId, 2) > savepointIds.get(2));
+        engine.cancel(jobId);
+        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+
+        List<SavepointHandle> kept = savepoints.list(jobId);
+        assertThat(kept).extracting(SavepointHandle::savepointId).containsExactlyInAnyOrder(
+                KeepsakeCheckpointStorage.savepointId(savepointIds.get(1), 1),
+                KeepsakeCheckpointStorage.savepointId(savepointIds.get(2), 2));
+        for (SavepointHandle h : kept) {
+            assertThat(savepoints.verify(h)).hasSize(1);
+        }
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("checkpoints of both pipelines after the restore", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) > 0 && ns.maxCheckpointId(jobId, 2) > 0);
+        for (int p = 1; p <= 2; p++) {
+            int pipeline = p;
+            assertThat(ns.checkpoints(jobId)).filteredOn(f -> f.pipelineId() == pipeline)
+                    .allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointIds.get(pipeline)));
+            assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + p + ": newest state is savepoint");
+        }
+        engine.cancel(jobId);
+        assertThat(savepoints.list(jobId)).hasSize(2);
+        Figures.record("scenario 4 (two pipelines), ms", millisSince(t0));
+    }
+
+    /** Scenario 5: with max-retained 2, checkpoints rotate and the savepoint does not. */
+    @Test
+    void rotationRemovesCheckpointsButNeverSavepoints(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Savepoints savepoints = Savepoints.local(ns);
+        engine.useStorage("keepsake", keepsake(ns), 2);
+        Path conf = Jobs.streaming(dir, "rotation", 1, 500);
+
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("rotation of the first checkpoints", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) >= 4 && ns.checkpoints(jobId).stream().noneMatch(f -> f.checkpointId() == 1));
+        engine.savepoint(jobId);
+        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("rotation of the first checkpoint after the restore", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) >= savepointId + 4
+                        && ns.checkpoints(jobId).stream().noneMatch(f -> f.checkpointId() == savepointId + 1));
+        List<SavepointHandle> kept = savepoints.list(jobId);
+        assertThat(kept).as("the savepoint does not rotate").singleElement()
+                .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId));
+        engine.cancel(jobId);
+        assertThat(savepoints.list(jobId)).hasSize(1);
+        Figures.record("scenario 5 (rotation, max-retained 2), ms", millisSince(t0));
+    }
+
+    /** Scenario 6: a namespace written by SeaTunnel's own plugin is taken over, and switching back works. */
+    @Test
+    void namespaceOfSeatunnelsOwnPluginIsTakenOverAndSwitchingBackWorks(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Savepoints savepoints = Savepoints.local(ns);
+        Path conf = Jobs.streaming(dir, "switch", 1, 1000);
+
+        engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
+        engine.savepoint(jobId);
+        long seatunnelSavepoint = ns.savepointFiles(jobId).get(0).checkpointId();
+
+        engine.useStorage("keepsake", keepsake(ns), 5);
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after the take-over", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) > seatunnelSavepoint);
+        engine.savepoint(jobId);
+        long keepsakeSavepoint = ns.maxCheckpointId(jobId, 1);
+        assertThat(savepoints.list(jobId)).singleElement()
+                .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(keepsakeSavepoint));
+
+        engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after switching back", WAIT,
+                () -> ns.maxCheckpointId(jobId, 1) > keepsakeSavepoint);
+        engine.cancel(jobId);
+        EmbeddedEngine.await("SeaTunnel's terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+        assertThat(savepoints.list(jobId)).as("SeaTunnel's cleanup does not reach the savepoint root").hasSize(1);
+        Figures.record("scenario 6 (take over a SeaTunnel namespace, switch back), ms", millisSince(t0));
+    }
+
+    /** Scenario 9: the hdfs backend through the plugin, on file:/// with the engine's Hadoop 3.1.4. */
+    @Test
+    void hdfsBackendOnTheEnginesHadoopKeepsTheSavepoint(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Map<String, String> config = Map.of("namespace", ns.root().toString(), "storage.type", "hdfs",
+                "fs.defaultFS", "file:///");
+        Savepoints savepoints = new Savepoints("hdfs", Map.of("namespace", ns.root().toString(),
+                "storage.type", "local", "fs.defaultFS", "file:///"));
+        engine.useStorage("keepsake", config, 5);
+        Path conf = Jobs.streaming(dir, "hdfs", 1, 1000);
+
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
+        engine.savepoint(jobId);
+        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
+        engine.cancel(jobId);
+        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+
+        List<SavepointHandle> kept = savepoints.list(jobId);
+        assertThat(kept).hasSize(1);
+        assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
+        assertThat(org.apache.hadoop.util.VersionInfo.getVersion()).startsWith("3.1.4");
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        assertThat(ns.checkpoints(jobId)).allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointId));
+        engine.cancel(jobId);
+        Figures.record("scenario 9 (hdfs backend on file:///, Hadoop "
+                + org.apache.hadoop.util.VersionInfo.getVersion() + "), ms", millisSince(t0));
+    }
+
+    /**
+     * The same engine state stored by SeaTunnel's {@code localfile} plugin and by this plugin gives
+     * byte-identical files; the time per store of each is measured for the closing note.
+     */
+    @Test
+    void checkpointFilesAreByteIdenticalToSeatunnelsAndTheOverheadIsMeasured(@TempDir Path dir) throws Exception {
+        Namespace ns = new Namespace(dir.resolve("engine"));
+        engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
+        long jobId = engine.submit(Jobs.streaming(dir, "overhead", 1, 1000));
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        byte[] engineFile = Files.readAllBytes(ns.checkpoints(jobId).get(0).path());
+        engine.cancel(jobId);
+        io.keepsake.storage.PipelineState decoded = io.keepsake.storage.PipelineStateCodec.decode(engineFile, "engine file");
+        CompletedCheckpoint checkpoint = io.keepsake.wire.LegacyCheckpointCodec.decodeCheckpoint(decoded.states(), "engine");
+
+        Path seatunnelRoot = dir.resolve("seatunnel");
+        Path keepsakeRoot = dir.resolve("keepsake");
+        org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage seatunnel =
+                new org.apache.seatunnel.engine.checkpoint.storage.localfile.LocalFileStorageFactory()
+                        .create(Map.of("namespace", seatunnelRoot + "/"));
+        org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage keepsake =
+                new KeepsakeCheckpointStorageFactory().create(Map.of("namespace", keepsakeRoot.toString()));
+
+        org.apache.seatunnel.engine.checkpoint.storage.PipelineState state = seatunnelState(decoded.jobId(),
+                decoded.checkpointId(), decoded.states());
+        seatunnel.storeCheckPoint(state);
+        keepsake.storeCheckPoint(state);
+        byte[] seatunnelBytes = Files.readAllBytes(new Namespace(seatunnelRoot).checkpoints(jobId).get(0).path());
+        byte[] keepsakeBytes = Files.readAllBytes(new Namespace(keepsakeRoot).checkpoints(jobId).get(0).path());
+        assertThat(keepsakeBytes).as("byte-identical to SeaTunnel's localfile").isEqualTo(seatunnelBytes);
+        assertThat(keepsakeBytes).as("byte-identical to the engine's own file").isEqualTo(engineFile);
+        assertThat(keepsake.getLatestCheckpointByJobIdAndPipelineId(decoded.jobId(), "1").getStates())
+                .isEqualTo(decoded.states());
+
+        int warmup = 100;
+        int rounds = 300;
+        long[] seatunnelNanos = new long[rounds];
+        long[] keepsakeNanos = new long[rounds];
+        List<org.apache.seatunnel.engine.checkpoint.storage.PipelineState> states = new java.util.ArrayList<>();
+        for (int i = 0; i < warmup + rounds; i++) {
+            states.add(seatunnelState(decoded.jobId(), 1000 + i,
+                    withId(checkpoint, 1000 + i, io.keepsake.engine.CheckpointType.CHECKPOINT_TYPE)));
+        }
+        for (int i = 0; i < warmup + rounds; i++) {
+            org.apache.seatunnel.engine.checkpoint.storage.PipelineState next = states.get(i);
+            long a = System.nanoTime();
+            seatunnel.storeCheckPoint(next);
+            long b = System.nanoTime();
+            keepsake.storeCheckPoint(next);
+            long c = System.nanoTime();
+            if (i >= warmup) {
+                seatunnelNanos[i - warmup] = b - a;
+                keepsakeNanos[i - warmup] = c - b;
+            }
+        }
+        int saves = 40;
+        long[] savepointNanos = new long[saves];
+        for (int i = 0; i < saves; i++) {
+            org.apache.seatunnel.engine.checkpoint.storage.PipelineState next = seatunnelState(decoded.jobId(), 5000 + i,
+                    withId(checkpoint, 5000 + i, io.keepsake.engine.CheckpointType.SAVEPOINT_TYPE));
+            long a = System.nanoTime();
+            keepsake.storeCheckPoint(next);
+            savepointNanos[i] = System.nanoTime() - a;
+        }
+        assertThat(Savepoints.local(new Namespace(keepsakeRoot)).list(jobId)).hasSize(saves);
+        assertThat(new Namespace(keepsakeRoot).checkpoints(jobId)).hasSize(1 + warmup + rounds + saves);
+        Figures.record("store of one engine checkpoint (" + decoded.states().length + " state bytes), median/p90 us,"
+                + " SeaTunnel localfile", micros(seatunnelNanos));
+        Figures.record("store of one engine checkpoint, median/p90 us, Keepsake plugin (local backend)",
+                micros(keepsakeNanos));
+        Figures.record("store of one engine savepoint (bundle committed + .ser), median/p90 us, Keepsake plugin",
+                micros(savepointNanos));
+    }
+
+    private static org.apache.seatunnel.engine.checkpoint.storage.PipelineState seatunnelState(String jobId,
+                                                                                              long checkpointId,
+                                                                                              byte[] states) {
+        return org.apache.seatunnel.engine.checkpoint.storage.PipelineState.builder().jobId(jobId).pipelineId(1)
+                .checkpointId(checkpointId).states(states).build();
+    }
+
+    private static byte[] withId(CompletedCheckpoint c, long checkpointId, io.keepsake.engine.CheckpointType type) {
+        return io.keepsake.wire.LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(c.jobId(), c.pipelineId(),
+                checkpointId, c.triggerTimestamp(), type, c.completedTimestamp(), c.taskStates(), c.taskStatistics()));
+    }
+
+    private static String micros(long[] nanos) {
+        long[] sorted = nanos.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2] / 1000 + " / " + sorted[(int) (sorted.length * 0.9)] / 1000;
+    }
+
+    static long millisSince(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+}
