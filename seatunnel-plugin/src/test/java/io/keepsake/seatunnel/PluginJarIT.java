@@ -40,8 +40,8 @@ class PluginJarIT {
                     .contains("io.keepsake.storage.hdfs.HdfsStorageFactory");
         }
         assertThat(names).contains("io/keepsake/seatunnel/KeepsakeCheckpointStorage.class",
-                "io/keepsake/storage/spi/FileSystemStorage.class", "io/keepsake/wire/LegacyCheckpointCodec.class",
-                "io/keepsake/reader/SavepointReaderRegistry.class", "io/keepsake/storage/hdfs/HdfsStorage.class");
+                "io/keepsake/storage/internal/ComposedStorage.class", "io/keepsake/wire/LegacyCheckpointCodec.class",
+                "io/keepsake/reader/SavepointReaderRegistry.class", "io/keepsake/storage/hdfs/HdfsFileSystem.class");
         assertThat(names).filteredOn(n -> n.endsWith(".class"))
                 .allSatisfy(n -> assertThat(n).startsWith("io/keepsake/"));
         assertThat(names).noneMatch(n -> n.startsWith("org/slf4j") || n.startsWith("io/protostuff")
