@@ -8,7 +8,6 @@ import io.keepsake.storage.SavepointMeta;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
-import io.protostuff.runtime.RuntimeSchema;
 import org.apache.commons.codec.binary.Hex;
 
 import java.nio.ByteBuffer;
@@ -21,7 +20,9 @@ import java.util.Map;
 
 /**
  * The {@code _metadata.ser} layout: {@code [magic int | formatVersion int | bodyLength int |
- * protostuff body | SHA-256 of everything before it (32 bytes)]}, big-endian. Decoding checks
+ * protostuff body | SHA-256 of everything before it (32 bytes)]}, big-endian. The body is written
+ * and read by the hand-written schemas of {@link MetadataBody} (frozen tags, no reflection), so its
+ * bytes never depend on JVM-wide protostuff settings. Decoding checks
  * magic, bounds, checksum, that the body's version equals the header's, and every name in it.
  * It decodes any version from 1 up (tags are only ever added), so the reader registry, not this
  * codec, decides what a build can read. Stateless and thread-safe.
@@ -39,7 +40,7 @@ public final class MetadataCodec {
     /** Metadata larger than this is refused as corrupt rather than allocated. */
     public static final int MAX_LENGTH = 16 * 1024 * 1024;
 
-    private static final Schema<MetadataBody> SCHEMA = RuntimeSchema.getSchema(MetadataBody.class);
+    private static final Schema<MetadataBody> SCHEMA = MetadataBody.SCHEMA;
 
     private MetadataCodec() {
     }
