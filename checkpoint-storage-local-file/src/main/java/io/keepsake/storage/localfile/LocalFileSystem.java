@@ -171,8 +171,8 @@ public final class LocalFileSystem implements StorageFileSystem {
                 Path name = entry.getFileName();
                 String text = name.toString();
                 if (!representable(name, text)) {
-                    LOG.warn("Skipping an entry of {} whose name cannot be represented in the file-name encoding"
-                            + " of this JVM ({}); run with a UTF-8 locale to see it ({})", directory,
+                    LOG.warn("Skipping an entry of {} whose name is not valid in this JVM's file-name encoding"
+                            + " ({}; a UTF-8 locale shows UTF-8 names) ({})", directory,
                             System.getProperty("sun.jnu.encoding"), text);
                     continue;
                 }
