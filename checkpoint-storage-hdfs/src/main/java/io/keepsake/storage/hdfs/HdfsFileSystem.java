@@ -110,6 +110,8 @@ public final class HdfsFileSystem implements StorageFileSystem {
     private final String authority;
     private final RawLocalFileSystem local;
     private final Set<FsCapability> capabilities;
+    /** The local disk itself ({@code file://}), where links and special files are real: checked with java.nio. */
+    private final boolean localDisk;
     /** On the local disk: the real paths of configured roots (their existing part), below which no link is followed. */
     private final Set<java.nio.file.Path> localAnchors = ConcurrentHashMap.newKeySet();
 
@@ -149,6 +151,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
             throw e;
         }
         this.local = fs instanceof RawLocalFileSystem raw ? raw : null;
+        this.localDisk = local != null && "file".equals(scheme);
         if ("hdfs".equals(scheme)) {
             capabilities = EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME);
         } else if (local != null) {
@@ -237,14 +240,14 @@ public final class HdfsFileSystem implements StorageFileSystem {
     private SyncableOutputStream create(String path, boolean mustCreate, boolean parents) throws IOException {
         Path p = path(path);
         checkLocal(path);
-        if (local != null && !mustCreate) {
+        if (localDisk && !mustCreate) {
             java.nio.file.Path file = localPath(path);
             Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(file);
             if (a.isPresent() && !a.get().isRegularFile()) {
                 throw notRegular(path, a.get());
             }
         }
-        if (local != null && !parents) {
+        if (localDisk && !parents) {
             return createLocalInExistingDirectory(path, mustCreate);
         }
         try {
@@ -303,7 +306,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
         }
         checkLocal(path);
         try {
-            java.nio.file.Files.createFile(localPath(path));
+            java.nio.file.Files.createFile(local.pathToFile(p).toPath());
         } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(path, null, "it exists");
         } catch (NoSuchFileException e) {
@@ -330,7 +333,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     public InputStream open(String path) throws IOException {
         Path p = path(path);
         checkLocal(path);
-        if (local != null) {
+        if (localDisk) {
             java.nio.file.attribute.BasicFileAttributes a = lstat(localPath(path))
                     .orElseThrow(() -> new NoSuchFileException(path));
             if (!a.isRegularFile()) {
@@ -347,7 +350,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     /** The entries of a directory; empty when it is missing or is a file (which Hadoop would list as itself). */
     @Override
     public List<FileStatus> list(String directory) throws IOException {
-        if (local != null) {
+        if (localDisk) {
             return listLocal(directory);
         }
         Path p = path(directory);
@@ -374,7 +377,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     /** What Hadoop says about one path, or empty when nothing is there. */
     @Override
     public Optional<FileStatus> stat(String path) throws IOException {
-        if (local != null) {
+        if (localDisk) {
             checkLocal(path);
             java.nio.file.Path file = localPath(path);
             String name = file.getFileName() == null ? "/" : file.getFileName().toString();
@@ -444,7 +447,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public boolean delete(String path, boolean recursive) throws IOException {
-        if (local != null) {
+        if (localDisk) {
             return deleteLocal(path, recursive);
         }
         Path p = path(path);
@@ -482,7 +485,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     public void mkdirs(String path) throws IOException {
         Path p = path(path);
         checkLocal(path);
-        if (local != null) {
+        if (localDisk) {
             Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(localPath(path));
             if (a.isPresent() && a.get().isSymbolicLink()) {
                 throw linkRefused(path);
@@ -567,7 +570,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
             }
         }
         String qualified = scheme + "://" + authority + (normalized.length() == 0 ? "/" : normalized.toString());
-        return local == null ? qualified : resolveLocalRoot(qualified, root);
+        return localDisk ? resolveLocalRoot(qualified, root) : qualified;
     }
 
     // ------------------------------------------------------------------ the local disk without links
@@ -625,7 +628,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
      * @throws FileSystemException naming the component that is a link
      */
     private void checkLocal(String path) throws IOException {
-        if (local == null) {
+        if (!localDisk) {
             return;
         }
         java.nio.file.Path file = localPath(path);
