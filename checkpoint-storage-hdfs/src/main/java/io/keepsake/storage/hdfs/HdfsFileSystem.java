@@ -21,7 +21,6 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -210,7 +209,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     }
 
     private Path path(String path) {
-        return new Path(path);
+        return new Path(java.util.Objects.requireNonNull(path, "path"));
     }
 
     // ------------------------------------------------------------------ primitives
