@@ -29,14 +29,24 @@ public record SavepointMeta(int formatVersion, String savepointId, String jobId,
                             String producerVersion, long triggerTimestamp, long completedTimestamp,
                             String payloadFormat, List<ManifestEntry> manifest, Map<String, String> properties) {
 
+    /**
+     * Checks every field; the size bound is checked when the metadata is encoded, so that metadata
+     * read back from an existing savepoint is never refused for it.
+     *
+     * @throws InvalidStorageArgumentException naming the field that is null, unsafe, invalid or too large
+     */
     public SavepointMeta {
         Names.requireSafeName("savepoint id", savepointId);
         Names.requireSafeName("job id", jobId);
         Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(producerVersion, "producerVersion");
-        Objects.requireNonNull(payloadFormat, "payloadFormat");
+        Names.requireValidText("producerVersion", producerVersion);
+        Names.requireValidText("payloadFormat", payloadFormat);
+        Objects.requireNonNull(manifest, "manifest");
+        for (ManifestEntry e : manifest) {
+            Objects.requireNonNull(e, "manifest entry");
+        }
         manifest = List.copyOf(manifest);
-        properties = Collections.unmodifiableMap(new TreeMap<>(properties));
+        properties = SavepointRequest.checkedProperties("savepoint " + savepointId + " of job " + jobId, properties);
         Set<String> files = new HashSet<>();
         Set<Integer> pipelines = new HashSet<>();
         for (ManifestEntry e : manifest) {

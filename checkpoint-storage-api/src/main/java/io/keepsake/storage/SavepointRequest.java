@@ -1,5 +1,6 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.storage.internal.Names;
 
 import java.util.Collections;
@@ -8,7 +9,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * What the caller asks for when a savepoint begins.
+ * What the caller asks for when a savepoint begins. Everything a commit would write is checked
+ * here, so what a commit accepts a read accepts: ids are safe names, free text is valid Unicode,
+ * no property key or value is null, and the metadata stays within the bound a reader accepts.
  *
  * @param jobId            the job taking the savepoint
  * @param savepointId      the id; use {@link #generateId(long)} when the caller has none
@@ -21,13 +24,45 @@ import java.util.TreeMap;
 public record SavepointRequest(String jobId, String savepointId, SavepointKind kind, String producerVersion,
                                String payloadFormat, long triggerTimestamp, Map<String, String> properties) {
 
+    /**
+     * Checks every field.
+     *
+     * @throws InvalidStorageArgumentException naming the field that is null, unsafe, invalid or too large
+     */
     public SavepointRequest {
         Names.requireSafeName("job id", jobId);
         Names.requireSafeName("savepoint id", savepointId);
         Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(producerVersion, "producerVersion");
-        Objects.requireNonNull(payloadFormat, "payloadFormat");
-        properties = Collections.unmodifiableMap(new TreeMap<>(properties));
+        Names.requireValidText("producerVersion", producerVersion);
+        Names.requireValidText("payloadFormat", payloadFormat);
+        properties = checkedProperties("savepoint " + savepointId + " of job " + jobId, properties);
+        MetadataCodec.requireWithinBound("savepoint request " + savepointId + " of job " + jobId, producerVersion,
+                payloadFormat, properties, 0);
+    }
+
+    /**
+     * Copies properties sorted by key after checking that no key or value is null or invalid Unicode.
+     *
+     * @throws InvalidStorageArgumentException naming the property
+     */
+    static Map<String, String> checkedProperties(String what, Map<String, String> properties) {
+        if (properties == null) {
+            throw new InvalidStorageArgumentException("Cannot accept properties of " + what + ": the map is null");
+        }
+        TreeMap<String, String> copy = new TreeMap<>();
+        for (Map.Entry<String, String> e : properties.entrySet()) {
+            if (e.getKey() == null) {
+                throw new InvalidStorageArgumentException("Cannot accept properties of " + what + ": a key is null");
+            }
+            Names.requireValidText("property key of " + what, e.getKey());
+            if (e.getValue() == null) {
+                throw new InvalidStorageArgumentException("Cannot accept property of " + what + ": its value is null ("
+                        + e.getKey() + ")");
+            }
+            Names.requireValidText("property '" + e.getKey() + "' of " + what, e.getValue());
+            copy.put(e.getKey(), e.getValue());
+        }
+        return Collections.unmodifiableMap(copy);
     }
 
     /** A fresh id that sorts by time: {@code sp-<millis>-<8 hex>}. */

@@ -37,8 +37,10 @@ public record StorageOptions(String namespace, String storageType, String savepo
     public static final Set<String> COMMON_KEYS = Set.of(NAMESPACE, STORAGE_TYPE, SAVEPOINT_PATH, PERIODIC_MAX_RETAINED,
             LEASE_TIMEOUT);
 
+    /** Checks the namespace and copies the backend's options. */
     public StorageOptions {
         Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(backendOptions, "backendOptions");
         backendOptions = Collections.unmodifiableMap(new TreeMap<>(backendOptions));
         if (leaseTimeoutMillis < 100) {
             throw new InvalidStorageArgumentException("Cannot configure storage: " + LEASE_TIMEOUT
@@ -66,6 +68,13 @@ public record StorageOptions(String namespace, String storageType, String savepo
                                        List<String> backendPrefixes, Set<String> storageTypes) {
         if (config == null) {
             throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the configuration is null");
+        }
+        // Checked before the sorted copy, which would fail on a null key with a message naming nothing.
+        for (Map.Entry<String, String> e : config.entrySet()) {
+            if (e.getKey() == null) {
+                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: a key is null"
+                        + (e.getValue() == null ? "" : " (its value is " + e.getValue() + ")"));
+            }
         }
         Map<String, String> copy = new TreeMap<>(config);
         Set<String> unknown = new TreeSet<>();

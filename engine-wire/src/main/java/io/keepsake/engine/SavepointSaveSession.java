@@ -61,6 +61,7 @@ public final class SavepointSaveSession implements AutoCloseable {
     private final int periodicMaxRetained;
     private final String flightKey;
     private final CheckpointWireCodec codec = new CheckpointWireCodec();
+    private final String savepointId;
     private final SavepointWriter writer;
     private final Set<Integer> reported = new HashSet<>();
     private final Set<Integer> writing = new HashSet<>();
@@ -82,9 +83,13 @@ public final class SavepointSaveSession implements AutoCloseable {
         SavepointRequest request = new SavepointRequest(jobId, savepointId, kind, Versions.PRODUCER_VERSION,
                 CheckpointWireCodec.FORMAT_NAME, System.currentTimeMillis(),
                 Map.of("pipelines", new TreeSet<>(expected).toString()));
-        if (OPEN.putIfAbsent(flightKey, this) != null) {
+        this.savepointId = savepointId;
+        // The session is published here, before its writer exists: a racing open reads only the
+        // id, which is set above, from the session it lost to (never a second, racy lookup).
+        SavepointSaveSession inProgress = OPEN.putIfAbsent(flightKey, this);
+        if (inProgress != null) {
             throw new SavepointInProgressException("Cannot open savepoint " + savepointId + " of job " + jobId
-                    + ": savepoint " + OPEN.get(flightKey).savepointId() + " of this job is still in progress ("
+                    + ": savepoint " + inProgress.savepointId + " of this job is still in progress ("
                     + b.storage.savepointRoot() + ")");
         }
         try {
@@ -106,7 +111,7 @@ public final class SavepointSaveSession implements AutoCloseable {
 
     /** The savepoint's id. */
     public String savepointId() {
-        return writer.request().savepointId();
+        return savepointId;
     }
 
     /** The job's id. */

@@ -82,7 +82,7 @@ public final class GarbageCollector {
         List<FileStatus> entries = savepoints.listOrFail(staging, "list staging of job " + jobId);
         Map<String, FileStatus> leases = new HashMap<>();
         for (FileStatus s : entries) {
-            if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX)) {
+            if (s.regularFile() && s.name().endsWith(StorageLayout.LEASE_SUFFIX)) {
                 leases.put(s.name().substring(0, s.name().length() - StorageLayout.LEASE_SUFFIX.length()), s);
             }
         }
@@ -98,7 +98,7 @@ public final class GarbageCollector {
                 if (!inFlight.contains(path) && (lease == null || !inFlight.isFresh(lease, now))) {
                     out.add(new GcCandidate(jobId, path, STAGING_ATTEMPT, s.modificationTime()));
                 }
-            } else if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && !inFlight.isFresh(s, now)) {
+            } else if (s.regularFile() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && !inFlight.isFresh(s, now)) {
                 out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
             }
         }
@@ -124,7 +124,7 @@ public final class GarbageCollector {
     private Optional<String> foreignEntry(String directory) {
         try {
             for (FileStatus s : fs.list(directory)) {
-                if (s.directory() || !StorageLayout.isKeepsakeFile(s.name())) {
+                if (!s.regularFile() || !StorageLayout.isKeepsakeFile(s.name())) {
                     return Optional.of(s.name());
                 }
             }
@@ -149,7 +149,7 @@ public final class GarbageCollector {
             }
             String jobDir = fs.child(layout.namespace(), job.name());
             for (FileStatus f : savepoints.listOrFail(jobDir, "list checkpoints of job " + job.name())) {
-                if (!f.directory() && LegacyCheckpointFiles.isTempName(f.name()) && f.modificationTime() <= cutoff) {
+                if (f.regularFile() && LegacyCheckpointFiles.isTempName(f.name()) && f.modificationTime() <= cutoff) {
                     out.add(new GcCandidate(job.name(), fs.child(jobDir, f.name()), CHECKPOINT_TEMP,
                             f.modificationTime()));
                 }
@@ -261,7 +261,7 @@ public final class GarbageCollector {
             if (s.name().equals(MetadataCodec.FILE_NAME)) {
                 return Optional.of("it became a complete savepoint meanwhile");
             }
-            if (!s.directory() && StorageLayout.isKeepsakeFile(s.name())) {
+            if (s.regularFile() && StorageLayout.isKeepsakeFile(s.name())) {
                 fs.delete(fs.child(directory, s.name()), false);
             }
         }

@@ -127,7 +127,8 @@ public final class InFlightAttempts implements AutoCloseable {
         byte[] content = ("attempt lease, owner " + OWNER + ", timeout " + timeoutMillis + " ms\n")
                 .getBytes(StandardCharsets.UTF_8);
         long before = System.nanoTime();
-        try (SyncableOutputStream out = fs.create(lease.path, first)) {
+        try (SyncableOutputStream out = first ? fs.create(lease.path, true)
+                : fs.createInExistingDirectory(lease.path, false)) {
             out.write(content);
         }
         lease.renewedNanos = before;

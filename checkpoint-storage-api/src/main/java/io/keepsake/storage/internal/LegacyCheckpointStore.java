@@ -75,7 +75,7 @@ public final class LegacyCheckpointStore {
         try {
             List<CheckpointFile> files = new ArrayList<>();
             for (FileStatus s : fs.list(jobDir)) {
-                if (!s.directory()) {
+                if (s.regularFile()) {
                     LegacyCheckpointFiles.parse(s.name()).ifPresent(n -> files.add(new CheckpointFile(jobId,
                             n.pipelineId(), n.checkpointId(), n.fileName(), fs.child(jobDir, n.fileName()), s.length())));
                 }

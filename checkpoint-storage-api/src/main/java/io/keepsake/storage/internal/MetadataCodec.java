@@ -8,7 +8,6 @@ import io.keepsake.storage.SavepointMeta;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
-import io.protostuff.runtime.RuntimeSchema;
 import org.apache.commons.codec.binary.Hex;
 
 import java.nio.ByteBuffer;
@@ -21,7 +20,9 @@ import java.util.Map;
 
 /**
  * The {@code _metadata.ser} layout: {@code [magic int | formatVersion int | bodyLength int |
- * protostuff body | SHA-256 of everything before it (32 bytes)]}, big-endian. Decoding checks
+ * protostuff body | SHA-256 of everything before it (32 bytes)]}, big-endian. The body is written
+ * and read by the hand-written schemas of {@link MetadataBody} (frozen tags, no reflection), so its
+ * bytes never depend on JVM-wide protostuff settings. Decoding checks
  * magic, bounds, checksum, that the body's version equals the header's, and every name in it.
  * It decodes any version from 1 up (tags are only ever added), so the reader registry, not this
  * codec, decides what a build can read. Stateless and thread-safe.
@@ -39,12 +40,72 @@ public final class MetadataCodec {
     /** Metadata larger than this is refused as corrupt rather than allocated. */
     public static final int MAX_LENGTH = 16 * 1024 * 1024;
 
-    private static final Schema<MetadataBody> SCHEMA = RuntimeSchema.getSchema(MetadataBody.class);
+    private static final Schema<MetadataBody> SCHEMA = MetadataBody.SCHEMA;
+
+    /** An upper bound of one manifest entry's encoded size (a 200-character file name, at most 4 bytes each). */
+    static final int MAX_ENTRY_LENGTH = 1024;
+    /** An upper bound of the encoded size of everything but the free text and the manifest. */
+    static final int FIXED_LENGTH_BOUND = 4096;
+
+    /**
+     * Checks that metadata with these fields stays within {@link #MAX_LENGTH} once encoded, so what
+     * a commit writes can always be read back; the bound is conservative (UTF-8 length plus the
+     * largest tag and length prefixes).
+     *
+     * @param what          names the savepoint in the message
+     * @throws InvalidStorageArgumentException naming the largest field when the bound would be exceeded
+     */
+    public static void requireWithinBound(String what, String producerVersion, String payloadFormat,
+                                          java.util.Map<String, String> properties, int manifestEntries) {
+        long total = HEADER_LENGTH + TRAILER_LENGTH + FIXED_LENGTH_BOUND;
+        String largest = "producerVersion";
+        long largestLength = textLength(producerVersion);
+        total += largestLength;
+        long format = textLength(payloadFormat);
+        total += format;
+        if (format > largestLength) {
+            largest = "payloadFormat";
+            largestLength = format;
+        }
+        for (java.util.Map.Entry<String, String> e : properties.entrySet()) {
+            long length = 2 + textLength(e.getKey()) + textLength(e.getValue());
+            total += length;
+            if (length > largestLength) {
+                largest = "property '" + (e.getKey().length() > 40 ? e.getKey().substring(0, 40) + "..." : e.getKey())
+                        + "'";
+                largestLength = length;
+            }
+        }
+        long manifest = (long) manifestEntries * MAX_ENTRY_LENGTH;
+        total += manifest;
+        if (manifest > largestLength) {
+            largest = "manifest (" + manifestEntries + " entries)";
+            largestLength = manifest;
+        }
+        if (total > MAX_LENGTH) {
+            throw new InvalidStorageArgumentException("Cannot accept " + what + ": its metadata could take " + total
+                    + " bytes, more than the " + MAX_LENGTH + " bytes a reader accepts; the largest field is " + largest
+                    + " (" + largestLength + " bytes)");
+        }
+    }
+
+    private static long textLength(String text) {
+        long utf8 = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            utf8 += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return 6 + utf8;
+    }
 
     private MetadataCodec() {
     }
 
-    /** Encodes metadata; deterministic for equal input. */
+    /**
+     * Encodes metadata; deterministic for equal input.
+     *
+     * @throws InvalidStorageArgumentException when the encoded metadata would be larger than a reader accepts
+     */
     public static byte[] encode(SavepointMeta meta) {
         MetadataBody body = new MetadataBody();
         body.formatVersion = meta.formatVersion();
@@ -73,6 +134,14 @@ public final class MetadataCodec {
             body.properties.add(p);
         });
         byte[] bodyBytes = ProtostuffIOUtil.toByteArray(body, SCHEMA, LinkedBuffer.allocate(512));
+        long total = (long) HEADER_LENGTH + bodyBytes.length + TRAILER_LENGTH;
+        if (total > MAX_LENGTH) {
+            requireWithinBound("metadata of savepoint " + meta.savepointId() + " of job " + meta.jobId(),
+                    meta.producerVersion(), meta.payloadFormat(), meta.properties(), meta.manifest().size());
+            throw new InvalidStorageArgumentException("Cannot encode metadata of savepoint " + meta.savepointId()
+                    + " of job " + meta.jobId() + ": it would take " + total + " bytes, more than the " + MAX_LENGTH
+                    + " bytes a reader accepts");
+        }
         ByteBuffer buf = ByteBuffer.allocate(HEADER_LENGTH + bodyBytes.length + TRAILER_LENGTH);
         buf.putInt(MAGIC).putInt(meta.formatVersion()).putInt(bodyBytes.length).put(bodyBytes);
         MessageDigest digest = HashingOutputStream.sha256();

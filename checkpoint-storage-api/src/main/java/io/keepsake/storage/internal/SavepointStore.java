@@ -132,6 +132,10 @@ public final class SavepointStore {
                 throw new SavepointNotFoundException("Cannot read savepoint " + savepointId + " of job " + jobId
                         + ": no " + MetadataCodec.FILE_NAME + ", so it is not a complete savepoint (" + dir + ")");
             }
+            if (!status.get().regularFile()) {
+                throw new SavepointCorruptedException(file, "Savepoint metadata is not a regular file", "a regular file",
+                        status.get().type().name().toLowerCase(java.util.Locale.ROOT));
+            }
             if (status.get().length() > MetadataCodec.MAX_LENGTH) {
                 throw new SavepointCorruptedException(file, "Savepoint metadata is implausibly large",
                         "at most " + MetadataCodec.MAX_LENGTH + " bytes", status.get().length() + " bytes");
@@ -204,6 +208,10 @@ public final class SavepointStore {
                 Optional<FileStatus> status = fs.stat(path);
                 if (status.isEmpty()) {
                     requireStillPublished(handle, new NoSuchFileException(path));
+                }
+                if (status.isPresent() && !status.get().regularFile()) {
+                    throw new SavepointCorruptedException(path, "Payload is not a regular file", "a regular file",
+                            status.get().type().name().toLowerCase(java.util.Locale.ROOT));
                 }
                 if (status.isPresent() && status.get().length() != entry.length()) {
                     throw new SavepointCorruptedException(path, "Payload length does not match the manifest",
@@ -287,7 +295,7 @@ public final class SavepointStore {
                     + ")");
         }
         for (FileStatus s : fs.list(dir)) {
-            if (s.directory() || !StorageLayout.isKeepsakeFile(s.name())) {
+            if (!s.regularFile() || !StorageLayout.isKeepsakeFile(s.name())) {
                 throw new SavepointNotFoundException("Cannot " + what + ": the folder has no " + MetadataCodec.FILE_NAME
                         + " and holds " + s.name() + ", which Keepsake does not write; nothing was deleted (" + dir + ")");
             }

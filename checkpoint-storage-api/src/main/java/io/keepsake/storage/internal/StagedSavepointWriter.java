@@ -131,11 +131,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
         String path = fs.child(workDir, file);
         SyncableOutputStream raw;
         try {
-            if (fs.stat(workDir).filter(FileStatus::directory).isEmpty()) {
-                throw new NoSuchFileException(workDir, null, "the attempt's work directory vanished; another process"
-                        + " may have collected it, and it is not recreated");
-            }
-            raw = fs.create(path, true);
+            raw = fs.createInExistingDirectory(path, true);
+        } catch (NoSuchFileException e) {
+            pipelines.remove(pipelineId);
+            throw new SavepointStorageException("Cannot open payload of savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": the attempt's work directory vanished (another process may have collected"
+                    + " it) and is not recreated (" + workDir + ")", e);
         } catch (IOException e) {
             pipelines.remove(pipelineId);
             throw new SavepointStorageException("Cannot open payload of savepoint " + request.savepointId() + " of job "
@@ -220,7 +221,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         for (ManifestEntry e : manifest) {
             FileStatus s = present.get(e.file());
-            if (s == null || s.directory()) {
+            if (s == null || !s.regularFile()) {
                 return Optional.of("is missing (" + fs.child(workDir, e.file()) + ")");
             }
             if (s.length() != e.length()) {
@@ -267,6 +268,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
         } catch (FileAlreadyExistsException e) {
             abortQuietly();
             throw alreadyExists(e);
+        } catch (NoSuchFileException e) {
+            abortQuietly();
+            throw failed("the savepoint directory vanished before publication", e);
         } catch (IOException | RuntimeException e) {
             resolveAmbiguousPublication(metaBytes, false, e);
         }
@@ -314,7 +318,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     }
 
     private void writeSynced(String path, byte[] bytes) throws IOException {
-        try (SyncableOutputStream out = fs.create(path, true)) {
+        try (SyncableOutputStream out = fs.createInExistingDirectory(path, true)) {
             out.write(bytes);
             out.sync();
         }

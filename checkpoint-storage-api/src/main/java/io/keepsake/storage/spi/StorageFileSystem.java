@@ -26,10 +26,38 @@ public interface StorageFileSystem extends Closeable {
      */
     SyncableOutputStream create(String path, boolean mustCreate) throws IOException;
 
-    /** Opens a file for reading; {@code NoSuchFileException} when it is absent. */
+    /**
+     * Creates a file in a directory that must already exist and opens it for writing; unlike
+     * {@link #create}, it never creates a missing parent, so a writer whose directory was removed
+     * under it (by another process's gc, say) finds out instead of silently recreating it. The
+     * default checks the parent and then calls {@link #create}, which leaves a window between the
+     * two; the bundled backends override it with a create that cannot recreate the parent.
+     *
+     * @param mustCreate true to fail with {@code FileAlreadyExistsException} when it exists; false to overwrite
+     * @throws java.nio.file.NoSuchFileException when the parent directory is missing (or is not a directory)
+     */
+    default SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
+        int slash = path.lastIndexOf('/');
+        String parent = slash <= 0 ? "/" : path.substring(0, slash);
+        Optional<FileStatus> status = stat(parent);
+        if (status.isEmpty() || !status.get().directory()) {
+            throw new java.nio.file.NoSuchFileException(path, parent, "the parent directory is missing");
+        }
+        return create(path, mustCreate);
+    }
+
+    /**
+     * Opens a regular file for reading; anything else (a directory, a link, a FIFO, a device) is
+     * refused without being opened, so a read never blocks on a special file.
+     *
+     * @throws java.nio.file.NoSuchFileException when it is absent
+     */
     InputStream open(String path) throws IOException;
 
-    /** The entries of a directory, in no particular order; empty when it does not exist. */
+    /**
+     * The entries of a directory, in no particular order, each with its {@link FileStatus.Type};
+     * empty when it does not exist. Entries whose names cannot be represented are skipped.
+     */
     List<FileStatus> list(String directory) throws IOException;
 
     /** What the file system says about one path, or empty when nothing is there. */
@@ -64,13 +92,13 @@ public interface StorageFileSystem extends Closeable {
 
     /**
      * Forces a local directory's entries to disk (POSIX {@code fsync} on the directory), for
-     * backends whose files live on the local disk.
+     * backends whose files live on the local disk; a link in the last component is not followed.
      *
      * @throws IOException when the directory cannot be opened or forced
      */
     static void fsyncLocalDirectory(java.nio.file.Path directory) throws IOException {
         try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(directory,
-                java.nio.file.StandardOpenOption.READ)) {
+                java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             channel.force(true);
         }
     }

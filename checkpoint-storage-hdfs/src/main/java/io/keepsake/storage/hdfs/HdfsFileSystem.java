@@ -21,7 +21,6 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -43,6 +42,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -76,6 +76,19 @@ import java.util.regex.Pattern;
  * Kerberos login is given, every file-system call runs as that user, and the ticket is renewed
  * from the keytab before a call when it is close to expiry.
  *
+ * <p>Links and special files: on HDFS the client refuses to resolve a symbolic link unless
+ * symlinks are enabled for testing ({@code FileSystem.enableSymlinks}), so a link in any component
+ * fails the call with an error rather than being followed, at no extra NameNode call; listings and
+ * stats report links as {@link FileStatus.Type#SYMBOLIC_LINK}, and HDFS has no FIFOs or devices. On
+ * the local disk ({@code file://}), where Hadoop's raw local file system follows links, the roots
+ * given to {@link #normalizeRoot} are resolved once to real paths, and before every primitive each
+ * component below the root is checked with java.nio without following links ({@code lstat}); open
+ * refuses anything but a regular file before opening it, listings and stats are made with java.nio
+ * (with each entry's real type, skipping names the JVM's encoding cannot represent), and recursive
+ * deletes walk without following links. These local checks are by path, so a directory swapped for
+ * a link between the check and Hadoop's call is not caught; the local-file backend, which works
+ * relative to open directory handles, closes that window where this one cannot.
+ *
  * <p>Each instance owns its {@link Configuration} copy and its own, uncached {@link FileSystem}
  * ({@link FileSystem#newInstance}), closed by {@link #close()}. The {@link FileContext} used for
  * renames has a client of its own that Hadoop offers no way to close; it holds no threads of its
@@ -96,6 +109,10 @@ public final class HdfsFileSystem implements StorageFileSystem {
     private final String authority;
     private final RawLocalFileSystem local;
     private final Set<FsCapability> capabilities;
+    /** The local disk itself ({@code file://}), where links and special files are real: checked with java.nio. */
+    private final boolean localDisk;
+    /** On the local disk: the real paths of configured roots (their existing part), below which no link is followed. */
+    private final Set<java.nio.file.Path> localAnchors = ConcurrentHashMap.newKeySet();
 
     /**
      * Opens the file system named by {@code fs.defaultFS} of {@code configuration}, as the current user.
@@ -133,6 +150,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
             throw e;
         }
         this.local = fs instanceof RawLocalFileSystem raw ? raw : null;
+        this.localDisk = local != null && "file".equals(scheme);
         if ("hdfs".equals(scheme)) {
             capabilities = EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME);
         } else if (local != null) {
@@ -196,7 +214,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     }
 
     private Path path(String path) {
-        return new Path(path);
+        return new Path(java.util.Objects.requireNonNull(path, "path"));
     }
 
     // ------------------------------------------------------------------ primitives
@@ -208,17 +226,47 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
+        return create(path, mustCreate, true);
+    }
+
+    /**
+     * Creates a file whose parent must exist, with Hadoop's {@code createNonRecursive}: on HDFS one
+     * NameNode call that fails when the parent is missing, so a parent removed meanwhile is never
+     * recreated.
+     *
+     * @throws NoSuchFileException when the parent directory is missing
+     */
+    @Override
+    public SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
+        return create(path, mustCreate, false);
+    }
+
+    private SyncableOutputStream create(String path, boolean mustCreate, boolean parents) throws IOException {
         Path p = path(path);
+        checkLocal(path);
+        if (localDisk && !mustCreate) {
+            java.nio.file.Path file = localPath(path);
+            Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(file);
+            if (a.isPresent() && !a.get().isRegularFile()) {
+                throw notRegular(path, a.get());
+            }
+        }
+        if (localDisk && !parents) {
+            return createLocalInExistingDirectory(path, mustCreate);
+        }
         try {
             FSDataOutputStream out = call(() -> {
                 if (mustCreate && local != null) {
-                    claimLocal(path, p);
-                    return fs.create(p, true);
+                    claimLocal(path, p, parents);
+                    return parents ? fs.create(p, true) : createNonRecursive(p, true);
                 }
-                return fs.create(p, !mustCreate);
+                return parents ? fs.create(p, !mustCreate) : createNonRecursive(p, !mustCreate);
             });
             return new HadoopOutput(out, path);
         } catch (RemoteException e) {
+            if (isParentMissing(e)) {
+                throw withCause(new NoSuchFileException(path, null, "the parent directory is missing"), e);
+            }
             if (mustCreate && isBeingWritten(e)) {
                 throw withCause(new FileAlreadyExistsException(path, null, "it exists and is still being written"), e);
             }
@@ -228,16 +276,51 @@ public final class HdfsFileSystem implements StorageFileSystem {
         }
     }
 
+    /** On the local disk, a file channel opened without creating parents or following a final link. */
+    private SyncableOutputStream createLocalInExistingDirectory(String path, boolean mustCreate) throws IOException {
+        java.nio.file.Path file = localPath(path);
+        java.nio.file.Path parent = file.getParent();
+        Optional<java.nio.file.attribute.BasicFileAttributes> p = parent == null ? Optional.empty() : lstat(parent);
+        if (p.isEmpty() || !p.get().isDirectory()) {
+            throw new NoSuchFileException(path, null, "the parent directory is missing");
+        }
+        Set<java.nio.file.OpenOption> options = mustCreate
+                ? Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                : Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        try {
+            return new LocalChannelOutput(FileChannel.open(file, options));
+        } catch (NoSuchFileException e) {
+            throw withCause(new NoSuchFileException(path, null, "the parent directory is missing"), e);
+        } catch (FileAlreadyExistsException e) {
+            throw withCause(new FileAlreadyExistsException(path, null, "it exists"), e);
+        }
+    }
+
+    private FSDataOutputStream createNonRecursive(Path p, boolean overwrite) throws IOException {
+        return fs.createNonRecursive(p, overwrite, configuration.getInt("io.file.buffer.size", 4096),
+                fs.getDefaultReplication(p), fs.getDefaultBlockSize(p), null);
+    }
+
     /** Creates the empty file with O_EXCL, which Hadoop's local create does not do. */
-    private void claimLocal(String path, Path p) throws IOException {
+    private void claimLocal(String path, Path p, boolean parents) throws IOException {
         Path parent = p.getParent();
-        if (parent != null && !fs.mkdirs(parent)) {
+        if (parents && parent != null && !fs.mkdirs(parent)) {
             throw new FileSystemException(path, null, "cannot create the parent directory");
         }
-        File file = local.pathToFile(p);
-        if (!file.createNewFile()) {
+        checkLocal(path);
+        try {
+            java.nio.file.Files.createFile(local.pathToFile(p).toPath());
+        } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(path, null, "it exists");
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(path, null, "the parent directory is missing");
         }
+    }
+
+    private static boolean isParentMissing(RemoteException e) {
+        String name = e.getClassName();
+        return name != null && (name.endsWith(".FileNotFoundException") || name.endsWith(".ParentNotDirectoryException"));
     }
 
     private static boolean isBeingWritten(RemoteException e) {
@@ -253,6 +336,14 @@ public final class HdfsFileSystem implements StorageFileSystem {
     @Override
     public InputStream open(String path) throws IOException {
         Path p = path(path);
+        checkLocal(path);
+        if (localDisk) {
+            java.nio.file.attribute.BasicFileAttributes a = lstat(localPath(path))
+                    .orElseThrow(() -> new NoSuchFileException(path));
+            if (!a.isRegularFile()) {
+                throw notRegular(path, a);
+            }
+        }
         try {
             return new HadoopInput(call(() -> fs.open(p)), path);
         } catch (IOException e) {
@@ -263,6 +354,9 @@ public final class HdfsFileSystem implements StorageFileSystem {
     /** The entries of a directory; empty when it is missing or is a file (which Hadoop would list as itself). */
     @Override
     public List<FileStatus> list(String directory) throws IOException {
+        if (localDisk) {
+            return listLocal(directory);
+        }
         Path p = path(directory);
         org.apache.hadoop.fs.FileStatus[] statuses;
         try {
@@ -278,10 +372,8 @@ public final class HdfsFileSystem implements StorageFileSystem {
         }
         List<FileStatus> out = new ArrayList<>(statuses.length);
         for (org.apache.hadoop.fs.FileStatus s : statuses) {
-            if (!s.isSymlink()) {
-                String name = s.getPath().getName();
-                out.add(toStatus(child(directory, name), name, s));
-            }
+            String name = s.getPath().getName();
+            out.add(toStatus(child(directory, name), name, s));
         }
         return out;
     }
@@ -289,6 +381,12 @@ public final class HdfsFileSystem implements StorageFileSystem {
     /** What Hadoop says about one path, or empty when nothing is there. */
     @Override
     public Optional<FileStatus> stat(String path) throws IOException {
+        if (localDisk) {
+            checkLocal(path);
+            java.nio.file.Path file = localPath(path);
+            String name = file.getFileName() == null ? "/" : file.getFileName().toString();
+            return lstat(file).map(a -> localStatus(path, name, a));
+        }
         Path p = path(path);
         try {
             org.apache.hadoop.fs.FileStatus s = call(() -> fs.getFileStatus(p));
@@ -301,7 +399,11 @@ public final class HdfsFileSystem implements StorageFileSystem {
     }
 
     private static FileStatus toStatus(String path, String name, org.apache.hadoop.fs.FileStatus s) {
-        return new FileStatus(path, name, s.isDirectory(), s.isDirectory() ? 0 : s.getLen(), s.getModificationTime());
+        FileStatus.Type type = s.isSymlink() ? FileStatus.Type.SYMBOLIC_LINK
+                : s.isDirectory() ? FileStatus.Type.DIRECTORY
+                : s.isFile() ? FileStatus.Type.REGULAR_FILE : FileStatus.Type.OTHER;
+        return new FileStatus(path, name, type, type == FileStatus.Type.REGULAR_FILE ? s.getLen() : 0,
+                s.getModificationTime());
     }
 
     /**
@@ -315,6 +417,8 @@ public final class HdfsFileSystem implements StorageFileSystem {
     public void rename(String source, String target) throws IOException {
         Path src = path(source);
         Path dst = path(target);
+        checkLocal(source);
+        checkLocal(target);
         try {
             call(() -> {
                 fileContext.rename(src, dst, Options.Rename.NONE);
@@ -347,6 +451,9 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public boolean delete(String path, boolean recursive) throws IOException {
+        if (localDisk) {
+            return deleteLocal(path, recursive);
+        }
         Path p = path(path);
         boolean deleted;
         try {
@@ -381,6 +488,13 @@ public final class HdfsFileSystem implements StorageFileSystem {
     @Override
     public void mkdirs(String path) throws IOException {
         Path p = path(path);
+        checkLocal(path);
+        if (localDisk) {
+            Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(localPath(path));
+            if (a.isPresent() && a.get().isSymbolicLink()) {
+                throw linkRefused(path);
+            }
+        }
         boolean made;
         try {
             made = call(() -> fs.mkdirs(p));
@@ -400,7 +514,8 @@ public final class HdfsFileSystem implements StorageFileSystem {
         if (local == null) {
             return;
         }
-        StorageFileSystem.fsyncLocalDirectory(local.pathToFile(path(directory)).toPath());
+        checkLocal(directory);
+        StorageFileSystem.fsyncLocalDirectory(localPath(directory));
     }
 
     /** Atomic directory rename on HDFS; directory sync on the local disk; nothing on other file systems. */
@@ -455,7 +570,202 @@ public final class HdfsFileSystem implements StorageFileSystem {
                 normalized.append('/').append(segment);
             }
         }
-        return scheme + "://" + authority + (normalized.length() == 0 ? "/" : normalized.toString());
+        String qualified = scheme + "://" + authority + (normalized.length() == 0 ? "/" : normalized.toString());
+        return localDisk ? resolveLocalRoot(qualified, root) : qualified;
+    }
+
+    // ------------------------------------------------------------------ the local disk without links
+
+    private static final String LINK_REFUSED =
+            "it is a symbolic link, and no path component below a storage root is followed through a link";
+
+    /** Resolves a local root's existing part to its real path once, and remembers it as an anchor. */
+    private String resolveLocalRoot(String qualified, String root) {
+        java.nio.file.Path normalized;
+        try {
+            normalized = local.pathToFile(path(qualified)).toPath().normalize();
+        } catch (RuntimeException e) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: not a path on this disk (" + root + ")");
+        }
+        java.nio.file.Path existing = normalized;
+        while (existing.getParent() != null && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        java.nio.file.Path real;
+        try {
+            real = existing.toRealPath();
+        } catch (IOException e) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: cannot resolve " + existing + ": "
+                    + e.getMessage() + " (" + root + ")");
+        }
+        localAnchors.add(real);
+        java.nio.file.Path resolved = real.resolve(existing.relativize(normalized));
+        return scheme + "://" + authority + resolved;
+    }
+
+    private java.nio.file.Path localPath(String path) throws IOException {
+        try {
+            return local.pathToFile(path(path)).toPath();
+        } catch (IllegalArgumentException e) {
+            throw new FileSystemException(path, null, "not a valid path in this JVM's file-name encoding: "
+                    + e.getMessage());
+        }
+    }
+
+    private java.nio.file.Path anchorOf(java.nio.file.Path file) {
+        java.nio.file.Path best = null;
+        for (java.nio.file.Path anchor : localAnchors) {
+            if (file.startsWith(anchor) && (best == null || anchor.getNameCount() > best.getNameCount())) {
+                best = anchor;
+            }
+        }
+        return best != null ? best : file.getRoot();
+    }
+
+    /**
+     * On the local disk, checks that no component of {@code path} between its root and its last
+     * component is a symbolic link; a missing component ends the check (the call then finds it missing).
+     *
+     * @throws FileSystemException naming the component that is a link
+     */
+    private void checkLocal(String path) throws IOException {
+        if (!localDisk) {
+            return;
+        }
+        java.nio.file.Path file = localPath(path);
+        java.nio.file.Path parent = file.getParent();
+        if (parent == null) {
+            return;
+        }
+        java.nio.file.Path anchor = anchorOf(file);
+        if (!parent.startsWith(anchor) || parent.equals(anchor)) {
+            return;
+        }
+        java.nio.file.Path current = anchor;
+        for (java.nio.file.Path name : anchor.relativize(parent)) {
+            current = current.resolve(name);
+            Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(current);
+            if (a.isEmpty()) {
+                return;
+            }
+            if (a.get().isSymbolicLink()) {
+                throw linkRefused(current.toString());
+            }
+        }
+    }
+
+    private static Optional<java.nio.file.attribute.BasicFileAttributes> lstat(java.nio.file.Path file) throws IOException {
+        try {
+            return Optional.of(java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static FileSystemException linkRefused(String path) {
+        return new FileSystemException(path, null, LINK_REFUSED);
+    }
+
+    private static FileSystemException notRegular(String path, java.nio.file.attribute.BasicFileAttributes a) {
+        if (a.isSymbolicLink()) {
+            return new FileSystemException(path, null, "refusing to follow a symbolic link: " + LINK_REFUSED);
+        }
+        if (a.isDirectory()) {
+            return new FileSystemException(path, null, "it is a directory, not a regular file");
+        }
+        return new FileSystemException(path, null, "it is not a regular file (a FIFO, socket or device), so it is not opened");
+    }
+
+    private static FileStatus localStatus(String path, String name, java.nio.file.attribute.BasicFileAttributes a) {
+        FileStatus.Type type = a.isSymbolicLink() ? FileStatus.Type.SYMBOLIC_LINK
+                : a.isDirectory() ? FileStatus.Type.DIRECTORY
+                : a.isRegularFile() ? FileStatus.Type.REGULAR_FILE : FileStatus.Type.OTHER;
+        return new FileStatus(path, name, type, type == FileStatus.Type.REGULAR_FILE ? a.size() : 0,
+                a.lastModifiedTime().toMillis());
+    }
+
+    private List<FileStatus> listLocal(String directory) throws IOException {
+        checkLocal(directory);
+        java.nio.file.Path dir = localPath(directory);
+        Optional<java.nio.file.attribute.BasicFileAttributes> self = lstat(dir);
+        if (self.isPresent() && self.get().isSymbolicLink()) {
+            throw linkRefused(directory);
+        }
+        if (self.isEmpty() || !self.get().isDirectory()) {
+            return List.of();
+        }
+        List<FileStatus> out = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> entries = java.nio.file.Files.newDirectoryStream(dir)) {
+            for (java.nio.file.Path entry : entries) {
+                java.nio.file.Path name = entry.getFileName();
+                String text = name.toString();
+                boolean representable;
+                try {
+                    representable = name.getFileSystem().getPath(text).equals(name);
+                } catch (java.nio.file.InvalidPathException e) {
+                    representable = false;
+                }
+                if (!representable) {
+                    LOG.warn("Skipping an entry of {} whose name is not valid in this JVM's file-name encoding ({}) ({})",
+                            directory, System.getProperty("sun.jnu.encoding"), text);
+                    continue;
+                }
+                lstat(entry).ifPresent(a -> out.add(localStatus(child(directory, text), text, a)));
+            }
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return List.of();
+        }
+        return out;
+    }
+
+    private boolean deleteLocal(String path, boolean recursive) throws IOException {
+        checkLocal(path);
+        java.nio.file.Path target = localPath(path);
+        Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(target);
+        if (a.isEmpty()) {
+            return false;
+        }
+        if (a.get().isSymbolicLink() && recursive) {
+            throw new FileSystemException(path, null, "not deleted recursively: " + LINK_REFUSED);
+        }
+        if (recursive && a.get().isDirectory()) {
+            // walkFileTree does not follow links: a link inside is deleted as an entry, never entered.
+            java.nio.file.Files.walkFileTree(target, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(java.nio.file.Path file,
+                                                               java.nio.file.attribute.BasicFileAttributes attrs)
+                        throws IOException {
+                    java.nio.file.Files.deleteIfExists(file);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(java.nio.file.Path file, IOException exc)
+                        throws IOException {
+                    if (exc instanceof NoSuchFileException) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                    throw exc;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult postVisitDirectory(java.nio.file.Path dir, IOException exc)
+                        throws IOException {
+                    if (exc != null && !(exc instanceof NoSuchFileException)) {
+                        throw exc;
+                    }
+                    java.nio.file.Files.deleteIfExists(dir);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+            return true;
+        }
+        try {
+            return java.nio.file.Files.deleteIfExists(target);
+        } catch (DirectoryNotEmptyException e) {
+            throw new DirectoryNotEmptyException(path);
+        }
     }
 
     /** Closes the Hadoop file system instance this object owns. */
@@ -577,6 +887,38 @@ public final class HdfsFileSystem implements StorageFileSystem {
             } catch (IOException e) {
                 throw named(e, path);
             }
+        }
+    }
+
+    /** A local file channel as a syncable stream: {@code sync()} is an fsync. */
+    private static final class LocalChannelOutput extends SyncableOutputStream {
+        private final FileChannel channel;
+
+        LocalChannelOutput(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b, off, len);
+            while (buf.hasRemaining()) {
+                channel.write(buf);
+            }
+        }
+
+        @Override
+        public void sync() throws IOException {
+            channel.force(true);
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
         }
     }
 

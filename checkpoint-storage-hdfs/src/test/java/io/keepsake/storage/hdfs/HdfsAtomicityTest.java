@@ -343,4 +343,24 @@ class HdfsAtomicityTest {
             assertThat(HdfsStorages.hadoopConfiguration(s).get("fs.defaultFS")).isEqualTo(hdfs.uri().toString());
         }
     }
+
+    @Test
+    void createInExistingDirectoryNeverRecreatesAMissingParentOnTheCluster() throws Exception {
+        String dir = fs.child(namespace, "staging-attempt");
+        fs.mkdirs(dir);
+        try (io.keepsake.storage.spi.SyncableOutputStream out = fs.createInExistingDirectory(fs.child(dir, "a"), true)) {
+            out.write(1);
+        }
+        assertThat(fs.stat(fs.child(dir, "a"))).get().extracting(io.keepsake.storage.spi.FileStatus::length)
+                .isEqualTo(1L);
+        fs.delete(dir, true);
+        for (boolean mustCreate : new boolean[] {true, false}) {
+            assertThatThrownBy(() -> fs.createInExistingDirectory(fs.child(dir, "b"), mustCreate))
+                    .isInstanceOf(java.nio.file.NoSuchFileException.class).hasMessageContaining(dir);
+            assertThat(fs.stat(dir)).isEmpty();
+        }
+        // The plain create does recreate the parent, as the protocol relied on so far.
+        fs.create(fs.child(dir, "c"), true).close();
+        assertThat(fs.stat(dir)).isPresent();
+    }
 }

@@ -42,6 +42,8 @@ class LocalSymlinkTest {
             Files.delete(file);
             Files.createSymbolicLink(file, outside);
             assertThatThrownBy(() -> storage.readSavepoint("1", "sp-1")).isInstanceOf(SavepointStorageException.class)
+                    .hasMessageContaining(entry.file());
+            assertThatThrownBy(() -> storage.openPayload(h, entry).close()).isInstanceOf(SavepointStorageException.class)
                     .hasMessageContaining(entry.file()).hasMessageContaining("symbolic link");
             assertThat(storage.listSavepoints("1")).hasSize(1);
         }

@@ -11,9 +11,14 @@ import java.util.regex.Pattern;
 /**
  * Parses the durations operators type: ISO-8601 ({@code PT1H}, {@code P7D}) or a whole number
  * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}). Negative
- * durations are refused. Used as a picocli converter, so a bad value is a usage error.
+ * durations, and durations longer than {@link #MAX} (which no clock can subtract in milliseconds
+ * without overflow, and no savepoint can be older than), are refused. Used as a picocli converter,
+ * so a bad value is a usage error.
  */
 public final class Durations implements CommandLine.ITypeConverter<Duration> {
+
+    /** The longest accepted duration: 10,000 years. */
+    public static final Duration MAX = Duration.ofDays(10_000L * 366);
 
     private static final Pattern SIMPLE = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h|d)");
 
@@ -30,7 +35,7 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
     /**
      * Parses {@code value} as an ISO-8601 duration or a number with a unit.
      *
-     * @throws IllegalArgumentException when it is neither, or negative
+     * @throws IllegalArgumentException when it is neither, negative or longer than {@link #MAX}
      */
     public static Duration parse(String value) {
         String v = value == null ? "" : value.trim();
@@ -38,7 +43,7 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
         if (v.startsWith("P") || v.startsWith("p") || v.startsWith("-P") || v.startsWith("-p")) {
             try {
                 d = Duration.parse(v.toUpperCase(Locale.ROOT));
-            } catch (DateTimeParseException e) {
+            } catch (DateTimeParseException | ArithmeticException e) {
                 throw invalid(value);
             }
         } else {
@@ -57,6 +62,9 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
         }
         if (d.isNegative()) {
             throw new IllegalArgumentException("Cannot use duration: it is negative (" + value + ")");
+        }
+        if (d.compareTo(MAX) > 0) {
+            throw new IllegalArgumentException("Cannot use duration: it is longer than 10000 years (" + value + ")");
         }
         return d;
     }

@@ -1,0 +1,289 @@
+package io.keepsake.storage.localfile;
+
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.function.Executable;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Issue 8 items 4 and 6 on the local disk: no path component below a root is followed through a
+ * symbolic link, and nothing blocks on a FIFO.
+ */
+class LocalPathHardeningTest {
+
+    /** Generous: a FIFO read blocks forever, a correct refusal takes milliseconds. */
+    private static final Duration HANG = Duration.ofSeconds(60);
+
+    @TempDir
+    Path temp;
+
+    Path ns;
+    Path spRoot;
+    Path elsewhere;
+    KeepsakeStorage storage;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        ns = temp.resolve("ns");
+        spRoot = ns.resolve("savepoint");
+        elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+        Files.createDirectories(elsewhere.resolve("important-project"));
+        Files.write(elsewhere.resolve("important-project").resolve("_metadata.ser"), new byte[] {1, 2, 3});
+        Files.write(elsewhere.resolve("important-project").resolve("thesis.txt"), new byte[] {4, 5, 6});
+        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), ns.toString(), null);
+        Files.createDirectories(spRoot);
+    }
+
+    private List<String> snapshot(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.map(p -> dir.relativize(p) + (Files.isRegularFile(p) ? ":" + size(p) : "")).sorted().toList();
+        }
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static SavepointRequest request(String job, String id) {
+        return new SavepointRequest(job, id, SavepointKind.MANUAL, "t", "engine-wire-v1", 1L, Map.of());
+    }
+
+    private static SavepointHandle save(KeepsakeStorage s, String job, String id) {
+        try (SavepointWriter w = s.beginSavepoint(request(job, id))) {
+            try (OutputStream out = w.openPayload(1, 1)) {
+                out.write(new byte[] {9, 9, 9});
+            }
+            return w.commit(2L);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void deletingASavepointThroughALinkedJobIsRefusedAndNothingOutsideChanges() throws IOException {
+        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
+        List<String> before = snapshot(elsewhere);
+        assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
+                .isInstanceOf(SavepointStorageException.class)
+                .hasMessageContaining(spRoot.resolve("evil").toString())
+                .hasMessageContaining("symbolic link");
+        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(Files.isSymbolicLink(spRoot.resolve("evil"))).isTrue();
+    }
+
+    @Test
+    void listingAndReadingThroughALinkedJobIsRefused() throws IOException {
+        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
+        assertThatThrownBy(() -> storage.listSavepoints("evil")).isInstanceOf(SavepointStorageException.class)
+                .hasMessageContaining("symbolic link");
+        assertThatThrownBy(() -> storage.readMetadata("evil", "important-project"))
+                .isInstanceOf(SavepointStorageException.class).hasMessageContaining("symbolic link");
+        assertThat(storage.listJobs()).doesNotContain("evil");
+    }
+
+    @Test
+    void savingThroughALinkedJobIsRefusedAndWritesNothingOutside() throws IOException {
+        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
+        List<String> before = snapshot(elsewhere);
+        assertThatThrownBy(() -> save(storage, "evil", "sp-1")).isInstanceOf(SavepointStorageException.class);
+        assertThat(snapshot(elsewhere)).isEqualTo(before);
+    }
+
+    @Test
+    void aStagingDirectoryThatIsALinkReceivesNothing() throws IOException {
+        save(storage, "job", "sp-0");
+        Path staging = spRoot.resolve("job").resolve(".staging");
+        if (Files.exists(staging)) {
+            storage.collectGarbage(Duration.ZERO);
+            Files.deleteIfExists(staging);
+        }
+        Path outside = Files.createDirectories(temp.resolve("outside-staging"));
+        Files.createSymbolicLink(staging, outside);
+        assertThatThrownBy(() -> save(storage, "job", "sp-1")).isInstanceOf(SavepointStorageException.class);
+        assertThat(snapshot(outside)).containsExactly("");
+        assertThat(storage.listSavepoints("job")).extracting(SavepointHandle::savepointId).containsExactly("sp-0");
+    }
+
+    @Test
+    void checkpointsThroughALinkedJobDirectoryAreRefusedNotLost() throws Exception {
+        Files.createSymbolicLink(ns.resolve("evil"), elsewhere);
+        List<String> before = snapshot(elsewhere);
+        assertThatThrownBy(() -> storage.storeCheckPoint(new PipelineState("evil", 1, 1, new byte[] {1})))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("symbolic link");
+        assertThatThrownBy(() -> storage.getAllCheckpoints("evil")).isInstanceOf(CheckpointStorageException.class);
+        storage.deleteCheckpoint("evil");
+        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(ns.resolve("evil")).isSymbolicLink();
+    }
+
+    @Test
+    void aRootThatIsItselfALinkIsResolvedOnceAndWorks() throws Exception {
+        Path disk = Files.createDirectories(temp.resolve("mnt-disk"));
+        Path data = Files.createSymbolicLink(temp.resolve("data"), disk);
+        try (KeepsakeStorage linked = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), data.resolve("ns").toString(), null)) {
+            save(linked, "job", "sp-1");
+            linked.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {7}));
+            assertThat(linked.readSavepoint("job", "sp-1").payloads()).hasSize(1);
+            assertThat(linked.getLatestCheckpoint("job")).hasSize(1);
+        }
+        assertThat(disk.resolve("ns").resolve("savepoint").resolve("job").resolve("sp-1")).isDirectory();
+    }
+
+    @Test
+    void everyPrimitiveRefusesALinkInAComponentBelowTheRoot() throws IOException {
+        LocalFileSystem fs = new LocalFileSystem();
+        String root = fs.normalizeRoot(temp.resolve("root").toString());
+        Files.createDirectories(Path.of(root));
+        Files.createSymbolicLink(Path.of(root, "evil"), elsewhere);
+        String inside = root + "/evil/important-project";
+        List<String> before = snapshot(elsewhere);
+        List<Executable> calls = List.of(
+                () -> fs.create(inside + "/new", true).close(),
+                () -> fs.create(inside + "/new", false).close(),
+                () -> fs.createInExistingDirectory(inside + "/new", true).close(),
+                () -> fs.open(inside + "/thesis.txt").close(),
+                () -> fs.list(inside),
+                () -> fs.list(root + "/evil"),
+                () -> fs.stat(inside + "/thesis.txt"),
+                () -> fs.delete(inside, true),
+                () -> fs.delete(inside + "/thesis.txt", false),
+                () -> fs.mkdirs(inside + "/sub"),
+                () -> fs.rename(inside + "/thesis.txt", root + "/stolen"),
+                () -> fs.syncDirectory(inside));
+        for (Executable call : calls) {
+            assertThatThrownBy(call::execute).isInstanceOf(FileSystemException.class)
+                    .hasMessageContaining(root + "/evil").hasMessageContaining("symbolic link");
+        }
+        Files.createDirectories(Path.of(root, "real"));
+        Files.write(Path.of(root, "real", "f"), new byte[] {1});
+        assertThatThrownBy(() -> fs.rename(root + "/real/f", root + "/evil/f"))
+                .isInstanceOf(FileSystemException.class).hasMessageContaining("symbolic link");
+        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        // The link itself, as a last component, is listed as what it is; a recursive delete refuses it,
+        // a plain delete removes the entry, never its target.
+        assertThat(fs.list(root)).filteredOn(s -> s.name().equals("evil"))
+                .extracting(FileStatus::type).containsExactly(FileStatus.Type.SYMBOLIC_LINK);
+        assertThatThrownBy(() -> fs.delete(root + "/evil", true)).isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("symbolic link");
+        assertThat(fs.delete(root + "/evil", false)).isTrue();
+        assertThat(snapshot(elsewhere)).isEqualTo(before);
+    }
+
+    @Test
+    void createRecreatesMissingParentsButCreateInExistingDirectoryDoesNot() throws IOException {
+        LocalFileSystem fs = new LocalFileSystem();
+        String root = fs.normalizeRoot(temp.resolve("r2").toString());
+        try (SyncableOutputStream out = fs.create(root + "/a/b/file", true)) {
+            out.write(1);
+        }
+        assertThat(Path.of(root, "a", "b", "file")).exists();
+        assertThatThrownBy(() -> fs.createInExistingDirectory(root + "/gone/file", true))
+                .isInstanceOf(NoSuchFileException.class);
+        assertThat(Path.of(root, "gone")).doesNotExist();
+        try (SyncableOutputStream out = fs.createInExistingDirectory(root + "/a/b/second", true)) {
+            out.write(2);
+        }
+        assertThat(Path.of(root, "a", "b", "second")).hasBinaryContent(new byte[] {2});
+        assertThatThrownBy(() -> fs.createInExistingDirectory(root + "/a/b/second", true))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    }
+
+    // ------------------------------------------------------------------ FIFOs
+
+    static void mkfifo(Path path) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
+        assertThat(p.waitFor()).as("mkfifo " + path).isZero();
+    }
+
+    @Test
+    void aFifoIsReportedAsOtherAndNeverOpened() throws Exception {
+        LocalFileSystem fs = new LocalFileSystem();
+        String root = fs.normalizeRoot(temp.resolve("r3").toString());
+        Files.createDirectories(Path.of(root));
+        mkfifo(Path.of(root, "fifo"));
+        assertTimeoutPreemptively(HANG, () -> {
+            assertThat(fs.list(root)).extracting(FileStatus::type).containsExactly(FileStatus.Type.OTHER);
+            assertThat(fs.stat(root + "/fifo")).get().extracting(FileStatus::regularFile).isEqualTo(false);
+            assertThatThrownBy(() -> fs.open(root + "/fifo")).isInstanceOf(FileSystemException.class)
+                    .hasMessageContaining(root + "/fifo").hasMessageContaining("not a regular file");
+            assertThatThrownBy(() -> fs.create(root + "/fifo", false)).isInstanceOf(FileSystemException.class)
+                    .hasMessageContaining("not a regular file");
+        });
+    }
+
+    @Test
+    void aFifoNamedMetadataNeverBlocksListingReadingOrGc() throws Exception {
+        save(storage, "job", "sp-ok");
+        Path dir = Files.createDirectories(spRoot.resolve("job").resolve("sp-fifo"));
+        mkfifo(dir.resolve("_metadata.ser"));
+        assertTimeoutPreemptively(HANG, () -> {
+            assertThat(storage.listSavepoints("job")).extracting(SavepointHandle::savepointId)
+                    .containsExactly("sp-ok");
+            assertThat(storage.scanSavepoints("job")).hasSize(2);
+            assertThatThrownBy(() -> storage.readMetadata("job", "sp-fifo"))
+                    .isInstanceOf(SavepointStorageException.class).hasMessageContaining("_metadata.ser");
+            storage.collectGarbage(Duration.ofDays(1));
+        });
+    }
+
+    @Test
+    void aFifoAsAPayloadNeverBlocksRestore() throws Exception {
+        SavepointHandle h = save(storage, "job", "sp-1");
+        Path payload = Path.of(h.location(), h.meta().manifest().get(0).file());
+        Files.delete(payload);
+        mkfifo(payload);
+        assertTimeoutPreemptively(HANG, () -> {
+            assertThatThrownBy(() -> storage.readSavepoint("job", "sp-1"))
+                    .isInstanceOf(SavepointStorageException.class).hasMessageContaining(payload.toString());
+            assertThatThrownBy(() -> {
+                try (InputStream in = storage.openPayload(h, h.meta().manifest().get(0))) {
+                    in.readAllBytes();
+                }
+            }).isInstanceOf(SavepointStorageException.class).hasMessageContaining(payload.toString());
+        });
+    }
+
+    @Test
+    void aFifoInACheckpointJobDirectoryNeverBlocks() throws Exception {
+        storage.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {1}));
+        mkfifo(ns.resolve("job").resolve("1700000000000-123-1-2.ser"));
+        assertTimeoutPreemptively(HANG, () -> {
+            try {
+                List<PipelineState> latest = storage.getLatestCheckpoint("job");
+                assertThat(latest).isNotEmpty();
+            } catch (CheckpointStorageException refused) {
+                assertThat(refused).hasMessageContaining("1700000000000-123-1-2.ser");
+            }
+        });
+    }
+}
