@@ -1,5 +1,6 @@
 package io.keepsake.storage.localfile;
 
+import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
@@ -91,6 +92,7 @@ class LocalPathHardeningTest {
 
     @Test
     void deletingASavepointThroughALinkedJobIsRefusedAndNothingOutsideChanges() throws IOException {
+        save(storage, "job", "sp-0");
         Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
         List<String> before = snapshot(elsewhere);
         assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
@@ -141,7 +143,8 @@ class LocalPathHardeningTest {
         assertThatThrownBy(() -> storage.storeCheckPoint(new PipelineState("evil", 1, 1, new byte[] {1})))
                 .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> storage.getAllCheckpoints("evil")).isInstanceOf(CheckpointStorageException.class);
-        storage.deleteCheckpoint("evil");
+        assertThatThrownBy(() -> storage.deleteCheckpoint("evil")).isInstanceOf(KeepsakeException.class)
+                .hasMessageContaining("symbolic link").hasMessageContaining("evil");
         assertThat(snapshot(elsewhere)).isEqualTo(before);
         assertThat(ns.resolve("evil")).isSymbolicLink();
     }
