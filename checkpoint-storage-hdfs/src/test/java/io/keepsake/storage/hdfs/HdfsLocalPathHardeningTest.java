@@ -1,5 +1,6 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
@@ -89,6 +90,7 @@ class HdfsLocalPathHardeningTest {
 
     @Test
     void aLinkedJobIsRefusedForDeleteListAndSaveAndNothingOutsideChanges() throws IOException {
+        save(storage, "job", "sp-0");
         Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
         List<String> before = snapshot(elsewhere);
         assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
@@ -118,7 +120,8 @@ class HdfsLocalPathHardeningTest {
                 .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> storage.collectGarbage(Duration.ZERO)).isInstanceOf(SavepointStorageException.class)
                 .hasMessageContaining(".staging").hasMessageContaining("symbolic link");
-        storage.deleteCheckpoint("cpjob");
+        assertThatThrownBy(() -> storage.deleteCheckpoint("cpjob")).isInstanceOf(KeepsakeException.class)
+                .hasMessageContaining("symbolic link");
         assertThat(snapshot(elsewhere)).isEqualTo(before);
     }
 
