@@ -237,7 +237,7 @@ public final class GarbageCollector {
 
     private Optional<String> removeDirectory(GcCandidate c) throws IOException {
         if (!fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
-            return removeFileByFile(c.path());
+            return removeFileByFile(c);
         }
         String tombstone = fs.child(layout.stagingDir(c.jobId()), name(c.path()) + TOMBSTONE_MARK
                 + String.format("%016x", ThreadLocalRandom.current().nextLong()));
@@ -255,12 +255,25 @@ public final class GarbageCollector {
         return Optional.empty();
     }
 
-    /** Without atomic rename: Keepsake's own files one by one, never {@code _metadata.ser}, then the empty folder. */
-    private Optional<String> removeFileByFile(String directory) throws IOException {
-        for (FileStatus s : fs.list(directory)) {
+    /**
+     * Without atomic rename: Keepsake's own files one by one, never {@code _metadata.ser}, then the
+     * empty folder. The whole listing is checked for {@code _metadata.ser} before anything is
+     * removed, and the lease once more after that listing, so a savepoint published (and its lease
+     * released) since the plan was made is left whole.
+     */
+    private Optional<String> removeFileByFile(GcCandidate c) throws IOException {
+        String directory = c.path();
+        List<FileStatus> entries = fs.list(directory);
+        for (FileStatus s : entries) {
             if (s.name().equals(MetadataCodec.FILE_NAME)) {
                 return Optional.of("it became a complete savepoint meanwhile");
             }
+        }
+        if (inFlight.contains(directory)
+                || savepoints.isLeased(c.jobId(), name(directory), System.currentTimeMillis())) {
+            return Optional.of("an attempt took it up meanwhile");
+        }
+        for (FileStatus s : entries) {
             if (s.regularFile() && StorageLayout.isKeepsakeFile(s.name())) {
                 fs.delete(fs.child(directory, s.name()), false);
             }

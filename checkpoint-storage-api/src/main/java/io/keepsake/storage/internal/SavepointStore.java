@@ -295,6 +295,10 @@ public final class SavepointStore {
                     + ")");
         }
         for (FileStatus s : fs.list(dir)) {
+            if (s.name().equals(MetadataCodec.FILE_NAME)) {
+                throw new SavepointStorageException("Cannot " + what + ": it was published while being deleted;"
+                        + " nothing was deleted, delete it again (" + dir + ")");
+            }
             if (!s.regularFile() || !StorageLayout.isKeepsakeFile(s.name())) {
                 throw new SavepointNotFoundException("Cannot " + what + ": the folder has no " + MetadataCodec.FILE_NAME
                         + " and holds " + s.name() + ", which Keepsake does not write; nothing was deleted (" + dir + ")");
