@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * Parses the durations operators type: ISO-8601 ({@code PT1H}, {@code P7D}) or a whole number
- * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}). Negative
- * durations are refused. Used as a picocli converter, so a bad value is a usage error.
+ * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}); a bare
+ * {@code 0} is zero, the only number that needs no unit. Negative durations are refused. Used as a picocli converter, so a bad value is a usage error.
  */
 public final class Durations implements CommandLine.ITypeConverter<Duration> {
 
@@ -35,6 +35,9 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
     public static Duration parse(String value) {
         String v = value == null ? "" : value.trim();
         Duration d;
+        if (v.equals("0")) {
+            return Duration.ZERO;
+        }
         if (v.startsWith("P") || v.startsWith("p") || v.startsWith("-P") || v.startsWith("-p")) {
             try {
                 d = Duration.parse(v.toUpperCase(Locale.ROOT));
