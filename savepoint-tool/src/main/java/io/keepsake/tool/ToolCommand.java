@@ -57,11 +57,15 @@ public abstract class ToolCommand implements Callable<Integer> {
 
     /** Starts a progress line for {@code totalBytes} on stderr, drawn or not as {@code mode} and {@code --json} say. */
     protected Progress progress(ProgressMode mode, String label, long totalBytes) {
-        boolean enabled = switch (mode) {
+        return Progress.start(err(), progressShown(mode), label, totalBytes);
+    }
+
+    /** True when a progress line is drawn in {@code mode}: always, never, or on a terminal without {@code --json}. */
+    protected boolean progressShown(ProgressMode mode) {
+        return switch (mode) {
             case always -> true;
             case never -> false;
             case auto -> !json && System.console() != null;
         };
-        return Progress.start(err(), enabled, label, totalBytes);
     }
 }

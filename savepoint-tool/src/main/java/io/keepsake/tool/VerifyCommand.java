@@ -74,7 +74,10 @@ public final class VerifyCommand extends StorageCommand {
         long total = 0;
         if (t.savepointId() != null) {
             selected.add(new String[] {t.jobId(), t.savepointId(), "asked"});
-            total += bytesOf(savepoints, t.jobId(), t.savepointId());
+            if (progressShown(progressMode)) {
+                // Only for the progress line's total; without one, the metadata is read once, by the verifier.
+                total += bytesOf(savepoints, t.jobId(), t.savepointId());
+            }
         } else {
             List<String> jobs = t.jobId() != null ? List.of(t.jobId()) : savepoints.listJobs();
             for (String j : jobs) {
