@@ -32,7 +32,9 @@ import java.util.TreeMap;
  * {@code seatunnel.engine.checkpoint.storage} section gives the backend and its
  * {@code plugin-config}, or a Java properties file with the engine's keys), then
  * {@code -D key=value}, then {@code --namespace} and {@code --savepoint-path}, then, for a command
- * given a savepoint directory path, the roots that path implies. The backend is {@code --backend},
+ * given a savepoint directory path, the roots that path implies (and, for a remote path, its
+ * {@code fs.defaultFS}, and {@code storage.type} for {@code s3://}, {@code s3a://} and
+ * {@code oss://}). The backend is {@code --backend},
  * else the config file's type, else {@code hdfs} for an {@code hdfs://} path, else
  * {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}. For
  * {@code localfile} relative paths are resolved against the working directory; for {@code hdfs}
@@ -47,6 +49,7 @@ public final class BackendOptions {
     private static final String HDFS = "hdfs";
     private static final String FS_DEFAULT = "fs.defaultFS";
     private static final Set<String> LOCAL_ALIASES = Set.of("local", "file", "localfile");
+    private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "oss");
 
     @Option(names = "--backend", paramLabel = "ID",
             description = "Storage factory id, found through ServiceLoader: localfile (alias local) or hdfs"
@@ -106,6 +109,9 @@ public final class BackendOptions {
             }
             if (!path.local() && !config.containsKey(FS_DEFAULT)) {
                 config.put(FS_DEFAULT, path.fileSystemUri());
+            }
+            if (OBJECT_STORE_SCHEMES.contains(path.scheme()) && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
+                config.put(StorageOptions.STORAGE_TYPE, path.scheme());
             }
         }
         if (backend != null) {

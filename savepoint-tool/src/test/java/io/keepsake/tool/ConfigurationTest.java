@@ -61,6 +61,16 @@ class ConfigurationTest {
     }
 
     @Test
+    void theHadoopBackendCreatesNothingWhenReadingEither() {
+        Path missing = temp.resolve("missing").resolve("ns");
+
+        ToolRun.Result r = ToolRun.run("list", "--backend", "hdfs", "--namespace", missing.toUri().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(temp.resolve("missing")).doesNotExist();
+    }
+
+    @Test
     void gcAcceptsZeroAndPrintsTheAgeAsTyped() throws Exception {
         Path ns = temp.resolve("ns");
         ToolRun.savepoint(ns, 6);
