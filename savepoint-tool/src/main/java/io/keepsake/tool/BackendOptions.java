@@ -110,7 +110,8 @@ public final class BackendOptions {
             if (!path.local() && !config.containsKey(FS_DEFAULT)) {
                 config.put(FS_DEFAULT, path.fileSystemUri());
             }
-            if (OBJECT_STORE_SCHEMES.contains(path.scheme()) && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
+            if (path.scheme() != null && OBJECT_STORE_SCHEMES.contains(path.scheme())
+                    && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
                 config.put(StorageOptions.STORAGE_TYPE, path.scheme());
             }
         }
