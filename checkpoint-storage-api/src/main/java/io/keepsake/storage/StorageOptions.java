@@ -30,6 +30,17 @@ public record StorageOptions(String namespace, String storageType, String savepo
     public static final String PERIODIC_MAX_RETAINED = "savepoint.periodic.max-retained";
     public static final String LEASE_TIMEOUT = "savepoint.lease-timeout-ms";
 
+    /**
+     * {@code create-roots}: {@code true} (the default) creates missing roots when the storage is
+     * opened; {@code false} opens it without writing anything, for readers such as the operator
+     * tool's read-only commands and accounts that may only read. With {@code false} a missing
+     * {@code namespace}, or a missing {@code savepoint.path} that was given explicitly, is a
+     * {@link StorageRootNotFoundException}; a missing default savepoint root reads as empty. Factories
+     * built on {@code spi.FileSystemStorageFactory} understand it; it is not part of
+     * {@link #COMMON_KEYS}, because it says how to open a storage, not what the storage is.
+     */
+    public static final String CREATE_ROOTS = "create-roots";
+
     /** The default {@link #LEASE_TIMEOUT}: one minute. */
     public static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 60_000;
 

@@ -6,41 +6,59 @@ import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.CheckpointStorageFactory;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.tool.internal.SavepointPath;
+import io.keepsake.tool.internal.SeaTunnelYaml;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The options that say which storage a command works on, shared by every storage command as a
- * picocli mixin. The configuration map handed to the backend's factory is built in three layers,
- * each overriding the one before: the {@code --config} properties file (the same keys as the
- * engine's string map), then {@code -D key=value}, then {@code --namespace} and
- * {@code --savepoint-path}. For the {@code localfile} backend a relative path is resolved against
- * the working directory. Unknown keys are left for the factory to refuse.
+ * picocli mixin. The configuration map handed to the backend's factory is built in layers, each
+ * overriding the one before: the {@code --config} file (SeaTunnel's {@code seatunnel.yaml}, whose
+ * {@code seatunnel.engine.checkpoint.storage} section gives the backend and its
+ * {@code plugin-config}, or a Java properties file with the engine's keys), then
+ * {@code -D key=value}, then {@code --namespace} and {@code --savepoint-path}, then, for a command
+ * given a savepoint directory path, the roots that path implies (and, for a remote path, its
+ * {@code fs.defaultFS}, and {@code storage.type} for {@code s3://}, {@code s3a://} and
+ * {@code oss://}). The backend is {@code --backend},
+ * else the config file's type, else {@code hdfs} for an {@code hdfs://} path, else
+ * {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}. For
+ * {@code localfile} relative paths are resolved against the working directory; for {@code hdfs}
+ * a {@code file:} namespace or {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
+ * are left for the factory to refuse.
  */
 public final class BackendOptions {
 
-    /** The backend used when {@code --backend} is not given. */
+    /** The backend used when neither {@code --backend} nor the config file names one. */
     public static final String DEFAULT_BACKEND = "localfile";
 
-    @Option(names = "--backend", paramLabel = "ID", defaultValue = DEFAULT_BACKEND,
-            description = "Storage factory id, found through ServiceLoader (default: ${DEFAULT-VALUE}; the tool ships"
-                    + " localfile and hdfs).")
+    private static final String HDFS = "hdfs";
+    private static final String FS_DEFAULT = "fs.defaultFS";
+    private static final Set<String> LOCAL_ALIASES = Set.of("local", "file", "localfile");
+    private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "oss");
+
+    @Option(names = "--backend", paramLabel = "ID",
+            description = "Storage factory id, found through ServiceLoader: localfile (alias local) or hdfs"
+                    + " (default: the --config file's type, else hdfs for an hdfs:// path, else localfile).")
     String backend;
 
     @Option(names = "--namespace", paramLabel = "PATH",
-            description = "The checkpoint root (key 'namespace'); required unless --config sets it.")
+            description = "The checkpoint root (key 'namespace'); required unless --config sets it or a savepoint"
+                    + " path is given.")
     String namespace;
 
     @Option(names = "--savepoint-path", paramLabel = "PATH",
@@ -48,7 +66,8 @@ public final class BackendOptions {
     String savepointPath;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A Java properties file with the engine's storage keys; the flags override it.")
+            description = "SeaTunnel's seatunnel.yaml (its seatunnel.engine.checkpoint.storage section), or a Java"
+                    + " properties file with the engine's storage keys; the flags override it.")
     Path configFile;
 
     @Option(names = "-D", paramLabel = "KEY=VALUE",
@@ -58,28 +77,22 @@ public final class BackendOptions {
     @Mixin
     LoggingOptions logging = new LoggingOptions();
 
-    /** The factory id chosen with {@code --backend}. */
-    public String backend() {
-        return backend;
+    /** The backend and configuration one call opens. */
+    record Resolved(String backend, Map<String, String> configuration) {
     }
 
     /**
-     * The configuration map for the factory, from the config file, {@code -D} keys and flags.
+     * The factory id and configuration map for one call.
      *
+     * @param readOnly true to open without creating roots ({@code create-roots=false})
+     * @param path     the savepoint directory the call was given, or null
      * @throws ToolUsageException when the config file cannot be read or no namespace is given
      */
-    public Map<String, String> configuration() {
+    Resolved resolve(boolean readOnly, SavepointPath path) {
         Map<String, String> config = new TreeMap<>();
+        String chosen = null;
         if (configFile != null) {
-            Properties properties = new Properties();
-            try (Reader reader = Files.newBufferedReader(configFile, StandardCharsets.UTF_8)) {
-                properties.load(reader);
-            } catch (IOException | IllegalArgumentException e) {
-                throw new ToolUsageException("Cannot read --config file: " + e.getMessage() + " (" + configFile + ")", e);
-            }
-            for (String key : properties.stringPropertyNames()) {
-                config.put(key, properties.getProperty(key));
-            }
+            chosen = readConfigFile(config);
         }
         config.putAll(extra);
         if (namespace != null) {
@@ -88,21 +101,115 @@ public final class BackendOptions {
         if (savepointPath != null) {
             config.put(StorageOptions.SAVEPOINT_PATH, savepointPath);
         }
+        if (path != null) {
+            config.put(StorageOptions.NAMESPACE, path.namespace());
+            config.put(StorageOptions.SAVEPOINT_PATH, path.savepointRoot());
+            if (!path.local() && chosen == null) {
+                chosen = HDFS;
+            }
+            if (!path.local() && !config.containsKey(FS_DEFAULT)) {
+                config.put(FS_DEFAULT, path.fileSystemUri());
+            }
+            if (path.scheme() != null && OBJECT_STORE_SCHEMES.contains(path.scheme())
+                    && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
+                config.put(StorageOptions.STORAGE_TYPE, path.scheme());
+            }
+        }
+        if (backend != null) {
+            chosen = backend;
+        }
+        chosen = canonical(chosen == null ? DEFAULT_BACKEND : chosen);
         String ns = config.get(StorageOptions.NAMESPACE);
         if (ns == null || ns.isBlank()) {
-            throw new ToolUsageException("Cannot open storage: no namespace; give --namespace PATH or set 'namespace'"
-                    + " in the --config file");
+            throw new ToolUsageException("Cannot open storage: no namespace; give --namespace PATH, a savepoint"
+                    + " directory path, or set 'namespace' in the --config file");
         }
-        if (DEFAULT_BACKEND.equals(backend)) {
+        if (DEFAULT_BACKEND.equals(chosen)) {
             resolveLocalPath(config, StorageOptions.NAMESPACE);
             resolveLocalPath(config, StorageOptions.SAVEPOINT_PATH);
+        } else if (HDFS.equals(chosen)) {
+            selectHadoopLocal(config);
         }
-        return Collections.unmodifiableMap(config);
+        if (readOnly) {
+            config.put(StorageOptions.CREATE_ROOTS, "false");
+        }
+        return new Resolved(chosen, Collections.unmodifiableMap(config));
+    }
+
+    /** {@code local} and {@code file} are the local backend's other names, as in {@code storage.type}. */
+    static String canonical(String id) {
+        String lower = id.trim().toLowerCase(Locale.ROOT);
+        return LOCAL_ALIASES.contains(lower) ? DEFAULT_BACKEND : lower;
+    }
+
+    /** Hadoop's local file system is storage type {@code local}; say so when the addresses already do. */
+    private static void selectHadoopLocal(Map<String, String> config) {
+        String type = config.get(StorageOptions.STORAGE_TYPE);
+        String defaultFs = config.get(FS_DEFAULT);
+        String ns = config.get(StorageOptions.NAMESPACE);
+        boolean localFs = defaultFs != null && defaultFs.trim().toLowerCase(Locale.ROOT).startsWith("file:");
+        boolean localNs = defaultFs == null && ns != null && ns.trim().toLowerCase(Locale.ROOT).startsWith("file:");
+        if ((type == null || HDFS.equals(type)) && (localFs || localNs)) {
+            config.put(StorageOptions.STORAGE_TYPE, "local");
+        }
+    }
+
+    private String readConfigFile(Map<String, String> config) {
+        String text;
+        try {
+            text = Files.readString(configFile, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            throw new ToolUsageException("Cannot read --config file: " + e.getMessage() + " (" + configFile + ")", e);
+        }
+        String name = configFile.getFileName() == null ? "" : configFile.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".yaml") || name.endsWith(".yml")) {
+            SeaTunnelYaml.StorageSection section = SeaTunnelYaml.storageSection(text, configFile.toString());
+            config.putAll(section.pluginConfig());
+            return backendOfSeaTunnelType(section.type(), section.pluginConfig());
+        }
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(text));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ToolUsageException("Cannot read --config file: " + e.getMessage() + " (" + configFile + ")", e);
+        }
+        for (String key : properties.stringPropertyNames()) {
+            config.put(key, properties.getProperty(key));
+        }
+        return null;
+    }
+
+    /**
+     * The backend for SeaTunnel's {@code checkpoint.storage.type}: its {@code hdfs} and
+     * {@code localfile} plugins map to the backends of the same name; Keepsake's own SeaTunnel plugin
+     * ({@code keepsake}) chooses by {@code storage.type} and {@code fs.defaultFS}, as the plugin does.
+     */
+    static String backendOfSeaTunnelType(String type, Map<String, String> pluginConfig) {
+        String t = type.trim().toLowerCase(Locale.ROOT);
+        if (!"keepsake".equals(t)) {
+            return t;
+        }
+        String storageType = pluginConfig.get(StorageOptions.STORAGE_TYPE);
+        if (storageType != null) {
+            return LOCAL_ALIASES.contains(storageType.trim().toLowerCase(Locale.ROOT)) ? DEFAULT_BACKEND : HDFS;
+        }
+        return pluginConfig.containsKey(FS_DEFAULT) ? HDFS : DEFAULT_BACKEND;
     }
 
     private static void resolveLocalPath(Map<String, String> config, String key) {
         String value = config.get(key);
-        if (value == null || value.isBlank() || value.contains("://")) {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        if (value.startsWith("file:")) {
+            try {
+                value = Path.of(java.net.URI.create(value)).toString();
+                config.put(key, value);
+            } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                return;
+            }
+        }
+        if (value.contains("://")) {
             return;
         }
         try {
@@ -118,20 +225,23 @@ public final class BackendOptions {
     /**
      * Finds the factory, creates the storage and checks that it has the savepoint capability.
      *
+     * @param readOnly true for commands that only read: nothing is created, a missing root is not found
+     * @param path     the savepoint directory the call was given, or null
      * @throws io.keepsake.storage.InvalidStorageArgumentException when the backend id is unknown or a key is refused
      * @throws ToolUsageException          when the storage has no savepoint capability
+     * @throws io.keepsake.storage.StorageRootNotFoundException when reading and a root is missing
      * @throws CheckpointStorageException  when the storage cannot be reached or set up
      */
-    public OpenedStorage open() throws CheckpointStorageException {
-        Map<String, String> config = configuration();
-        CheckpointStorageFactory factory = CheckpointStorageFactories.find(backend);
-        CheckpointStorage storage = factory.create(config);
+    OpenedStorage open(boolean readOnly, SavepointPath path) throws CheckpointStorageException {
+        Resolved resolved = resolve(readOnly, path);
+        CheckpointStorageFactory factory = CheckpointStorageFactories.find(resolved.backend());
+        CheckpointStorage storage = factory.create(resolved.configuration());
         if (!(storage instanceof SavepointStorage savepoints)) {
             storage.close();
-            throw new ToolUsageException("Cannot use backend '" + backend + "': its storage ("
+            throw new ToolUsageException("Cannot use backend '" + resolved.backend() + "': its storage ("
                     + storage.getClass().getName() + ") has no savepoint capability, it does not implement "
                     + SavepointStorage.class.getSimpleName());
         }
-        return new OpenedStorage(backend, config, storage, savepoints);
+        return new OpenedStorage(resolved.backend(), resolved.configuration(), storage, savepoints);
     }
 }

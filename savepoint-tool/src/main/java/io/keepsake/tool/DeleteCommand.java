@@ -4,29 +4,34 @@ import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.tool.internal.Formats;
+import io.keepsake.tool.internal.SavepointPath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code keepsake delete JOB SAVEPOINT} or {@code keepsake delete JOB --all}: deletes one
- * savepoint, or every savepoint of a job with its staging area. Nothing is deleted without
- * {@code --yes}: the command refuses with exit code 2 before it opens the storage. Deletion goes
- * through {@link SavepointStorage#deleteSavepoint}, which removes {@code _metadata.ser} first.
+ * {@code keepsake delete JOB SAVEPOINT}, {@code keepsake delete PATH} or
+ * {@code keepsake delete JOB --all}: deletes one savepoint, or every savepoint of a job with its
+ * staging area. Nothing is deleted without {@code --yes}: the command refuses with exit code 2
+ * before it opens the storage. Deletion goes through {@link SavepointStorage#deleteSavepoint},
+ * which removes {@code _metadata.ser} first. What is not there exits 3, or 0 with
+ * {@code --ignore-not-found} (so a repeated delete in a script succeeds).
  */
 @Command(name = "delete", mixinStandardHelpOptions = true,
-        description = "Delete one savepoint, or every savepoint of a job with --all; requires --yes.")
+        description = "Delete one savepoint (by ids or by its directory path), or every savepoint of a job with --all;"
+                + " requires --yes.")
 public final class DeleteCommand extends StorageCommand {
 
-    @Parameters(index = "0", paramLabel = "JOB", description = "The job id.")
-    String job;
-
-    @Parameters(index = "1", arity = "0..1", paramLabel = "SAVEPOINT", description = "The savepoint id.")
-    String savepointId;
+    @Parameters(arity = "1..2", paramLabel = "JOB [SAVEPOINT] | PATH",
+            description = "The job id and savepoint id, the job id with --all, or the savepoint's directory path.")
+    List<String> target = new ArrayList<>();
 
     @Option(names = "--all", description = "Delete every savepoint of the job and its staging area.")
     boolean all;
@@ -34,45 +39,83 @@ public final class DeleteCommand extends StorageCommand {
     @Option(names = "--yes", description = "Confirm the deletion; without it nothing is deleted.")
     boolean yes;
 
+    @Option(names = "--ignore-not-found", description = "Exit 0 when there is nothing to delete.")
+    boolean ignoreNotFound;
+
     /** Refuses a missing or ambiguous target, and any deletion without --yes. */
     @Override
     protected void validate() {
-        if (all == (savepointId != null)) {
-            throw new ToolUsageException("Cannot delete: name one SAVEPOINT of job " + job + ", or give --all, not "
-                    + (all ? "both" : "neither"));
+        SavepointTarget t = SavepointTarget.of("delete", target);
+        if (all == (t.savepointId() != null)) {
+            throw new ToolUsageException("Cannot delete: name one SAVEPOINT of job " + t.jobId() + " (or its path), or give"
+                    + " --all, not " + (all ? "both" : "neither"));
         }
         if (!yes) {
-            throw new ToolUsageException("Refusing to delete " + (all ? "every savepoint of job " + job
-                    : "savepoint " + savepointId + " of job " + job) + " without --yes; nothing was deleted");
+            throw new ToolUsageException("Refusing to delete " + (all ? "every savepoint of job " + t.jobId()
+                    : "savepoint " + t.savepointId() + " of job " + t.jobId()) + " without --yes; nothing was deleted");
         }
+    }
+
+    @Override
+    protected SavepointPath savepointPath() {
+        return SavepointTarget.of("delete", target).path();
     }
 
     /** Deletes what was asked for and prints each deleted savepoint. */
     @Override
     protected int run(OpenedStorage storage) {
+        SavepointTarget t = SavepointTarget.of("delete", target);
+        String job = t.jobId();
         SavepointStorage savepoints = storage.savepoints();
         PrintWriter out = out();
-        if (all) {
-            if (!savepoints.listJobs().contains(job)) {
-                throw new SavepointNotFoundException("Cannot delete savepoints of job " + job + ": it has no folder under "
-                        + savepoints.savepointRoot());
+        List<Map<String, Object>> deleted = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        try {
+            if (all) {
+                if (!savepoints.listJobs().contains(job)) {
+                    throw new SavepointNotFoundException("Cannot delete savepoints of job " + job + ": it has no folder"
+                            + " under " + savepoints.savepointRoot());
+                }
+                List<SavepointEntry> entries = savepoints.scanSavepoints(job);
+                int n = savepoints.deleteSavepoints(job);
+                for (SavepointEntry e : entries) {
+                    lines.add("Deleted " + describe(e));
+                    deleted.add(record(job, e.savepointId(), e.location()));
+                }
+                lines.add("Deleted " + n + " savepoint(s) of job " + job + ", " + (entries.size() - n)
+                        + " other director" + (entries.size() - n == 1 ? "y" : "ies") + " and its staging area");
+            } else {
+                Optional<SavepointEntry> entry = savepoints.scanSavepoints(job).stream()
+                        .filter(e -> e.savepointId().equals(t.savepointId())).findFirst();
+                savepoints.deleteSavepoint(job, t.savepointId());
+                lines.add("Deleted " + entry.map(DeleteCommand::describe)
+                        .orElse("savepoint " + t.savepointId() + " of job " + job));
+                deleted.add(record(job, t.savepointId(), entry.map(SavepointEntry::location).orElse(null)));
             }
-            List<SavepointEntry> entries = savepoints.scanSavepoints(job);
-            int deleted = savepoints.deleteSavepoints(job);
-            for (SavepointEntry e : entries) {
-                out.println("Deleted " + describe(e));
+        } catch (SavepointNotFoundException e) {
+            if (!ignoreNotFound) {
+                throw e;
             }
-            out.println("Deleted " + deleted + " savepoint(s) of job " + job + ", " + (entries.size() - deleted)
-                    + " other director" + (entries.size() - deleted == 1 ? "y" : "ies") + " and its staging area");
-        } else {
-            Optional<SavepointEntry> entry = savepoints.scanSavepoints(job).stream()
-                    .filter(e -> e.savepointId().equals(savepointId)).findFirst();
-            savepoints.deleteSavepoint(job, savepointId);
-            out.println("Deleted " + entry.map(DeleteCommand::describe)
-                    .orElse("savepoint " + savepointId + " of job " + job));
+            lines.add("Nothing to delete (--ignore-not-found): " + e.getMessage());
         }
-        out.flush();
+        if (json) {
+            Map<String, Object> doc = document();
+            doc.put("savepointRoot", savepoints.savepointRoot());
+            doc.put("deleted", deleted);
+            printJson(doc);
+        } else {
+            lines.forEach(out::println);
+            out.flush();
+        }
         return ExitCodes.OK;
+    }
+
+    private static Map<String, Object> record(String job, String savepointId, String location) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job", job);
+        r.put("savepointId", savepointId);
+        r.put("location", location);
+        return r;
     }
 
     private static String describe(SavepointEntry e) {

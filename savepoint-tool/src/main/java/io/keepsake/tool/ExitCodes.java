@@ -7,11 +7,14 @@ import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.StorageRootNotFoundException;
 
 /**
  * The exit codes of {@code keepsake}, chosen by the type of the error so that scripts can react:
  * 0 success, 1 any other failure, 2 usage or invalid argument, 3 not found, 4 corrupted,
- * 5 incompatible format version.
+ * 5 incompatible format version. When a command finds several problems, corrupted wins over
+ * incompatible, incompatible over not found, not found over other failures ({@link #worst}).
+ * docs/tool.md has the table and what each command returns.
  */
 public final class ExitCodes {
 
@@ -36,7 +39,7 @@ public final class ExitCodes {
         if (error instanceof ToolUsageException || error instanceof InvalidStorageArgumentException) {
             return USAGE;
         }
-        if (error instanceof SavepointNotFoundException) {
+        if (error instanceof SavepointNotFoundException || error instanceof StorageRootNotFoundException) {
             return NOT_FOUND;
         }
         if (error instanceof SavepointCorruptedException || error instanceof CheckpointCorruptedException) {
@@ -49,6 +52,16 @@ public final class ExitCodes {
             return USAGE;
         }
         return FAILURE;
+    }
+
+    /** The code that wins when a command met several outcomes: 4, then 5, then 3, then 1, else 0. */
+    public static int worst(java.util.Collection<Integer> codes) {
+        for (int code : new int[] {CORRUPTED, INCOMPATIBLE, NOT_FOUND, FAILURE, USAGE}) {
+            if (codes.contains(code)) {
+                return code;
+            }
+        }
+        return OK;
     }
 
     /** A short word for the kind of error, printed before its message. */

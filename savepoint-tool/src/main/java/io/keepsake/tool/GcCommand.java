@@ -11,36 +11,75 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code keepsake gc [--older-than DURATION] [--dry-run]}: removes staging attempts and
  * never-completed savepoint directories, expired leases and checkpoint temporary files older than
- * the given age (default one hour), leaving attempts whose lease another process keeps fresh; complete
- * savepoints are never touched. With {@code --dry-run} it lists what would go and deletes
- * nothing. Exits 1 when some stale entry could not be removed.
+ * the given age (default one hour), leaving attempts whose lease another process keeps fresh, then
+ * the staging and job folders that are left empty; complete savepoints are never touched. With
+ * {@code --dry-run} it lists what would go and deletes nothing. The age is printed as it was typed.
+ * Exits 3 when a root is missing, 1 when some stale entry could not be removed.
  */
 @Command(name = "gc", mixinStandardHelpOptions = true,
         description = "Remove abandoned staging attempts and incomplete savepoint directories.")
 public final class GcCommand extends StorageCommand {
 
-    @Option(names = "--older-than", paramLabel = "DURATION", defaultValue = "1h", converter = Durations.class,
-            description = "Only what was last modified longer ago than this: ISO-8601 (PT1H, P7D) or 30m, 2h, 7d"
+    @Option(names = "--older-than", paramLabel = "DURATION", defaultValue = "1h",
+            description = "Only what was last modified longer ago than this: 0, 30m, 2h, 7d, or ISO-8601 (PT1H, P7D)"
                     + " (default: ${DEFAULT-VALUE}).")
-    Duration olderThan;
+    String olderThanText;
 
     @Option(names = "--dry-run", description = "List what would be removed; remove nothing.")
     boolean dryRun;
+
+    private Duration olderThan() {
+        try {
+            return Durations.parse(olderThanText);
+        } catch (IllegalArgumentException e) {
+            throw new ToolUsageException(e.getMessage().replace("Cannot parse duration", "Cannot parse --older-than")
+                    .replace("Cannot use duration", "Cannot use --older-than"), e);
+        }
+    }
+
+    @Override
+    protected void validate() {
+        olderThan();
+    }
 
     /** Collects garbage, or with --dry-run lists the candidates, and prints the result. */
     @Override
     protected int run(OpenedStorage storage) {
         SavepointStorage savepoints = storage.savepoints();
+        Duration age = olderThan();
+        String ageText = olderThanText.trim();
         PrintWriter out = out();
+        Map<String, Object> doc = document();
+        doc.put("savepointRoot", savepoints.savepointRoot());
+        doc.put("olderThan", ageText);
+        doc.put("olderThanSeconds", age.toSeconds());
+        doc.put("dryRun", dryRun);
         if (dryRun) {
-            List<GcCandidate> candidates = savepoints.planGarbage(olderThan);
+            List<GcCandidate> candidates = savepoints.planGarbage(age);
+            List<Map<String, Object>> records = new ArrayList<>();
+            for (GcCandidate c : candidates) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("job", c.jobId());
+                r.put("what", c.what());
+                r.put("modified", Formats.time(c.modificationTime()));
+                r.put("path", c.path());
+                records.add(r);
+            }
+            if (json) {
+                doc.put("candidates", records);
+                printJson(doc);
+                return ExitCodes.OK;
+            }
             out.println("Dry run: would remove " + entries(candidates.size())
-                    + " older than " + olderThan + " under " + savepoints.savepointRoot() + "; nothing was removed");
+                    + " older than " + ageText + " under " + savepoints.savepointRoot() + "; nothing was removed");
             if (!candidates.isEmpty()) {
                 TextTable table = new TextTable("JOB", "WHAT", "MODIFIED", "PATH");
                 for (GcCandidate c : candidates) {
@@ -51,9 +90,16 @@ public final class GcCommand extends StorageCommand {
             out.flush();
             return ExitCodes.OK;
         }
-        GcReport report = savepoints.collectGarbage(olderThan);
+        GcReport report = savepoints.collectGarbage(age);
+        int code = report.kept().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+        if (json) {
+            doc.put("deleted", report.deleted());
+            doc.put("kept", report.kept());
+            printJson(doc);
+            return code;
+        }
         out.println("Removed " + entries(report.deleted().size())
-                + " older than " + olderThan + " under " + savepoints.savepointRoot());
+                + " older than " + ageText + " under " + savepoints.savepointRoot());
         for (String path : report.deleted()) {
             out.println("  deleted " + path);
         }
@@ -64,7 +110,7 @@ public final class GcCommand extends StorageCommand {
             }
         }
         out.flush();
-        return report.kept().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+        return code;
     }
 
     private static String entries(int n) {

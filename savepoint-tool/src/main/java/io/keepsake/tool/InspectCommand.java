@@ -7,6 +7,7 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.tool.internal.Formats;
+import io.keepsake.tool.internal.SavepointPath;
 import io.keepsake.tool.internal.Json;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
@@ -20,36 +21,54 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code keepsake inspect JOB SAVEPOINT}: everything the verified metadata of one savepoint says;
+ * {@code keepsake inspect JOB SAVEPOINT} or {@code keepsake inspect PATH}: everything the verified metadata of one savepoint says;
  * with {@code --decode}, also every payload read, verified and decoded through the reader
  * registry and summarised per action. Exits 3 when there is no such savepoint, 4 when it does not
- * verify, 5 when this build cannot read its format version.
+ * verify, 5 when this build cannot read its format version; with {@code --json} those errors are
+ * a JSON error document on stdout.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = "Show the metadata and manifest of one savepoint; --decode also decodes every payload.")
 public final class InspectCommand extends StorageCommand {
 
-    @Parameters(index = "0", paramLabel = "JOB", description = "The job id.")
-    String job;
-
-    @Parameters(index = "1", paramLabel = "SAVEPOINT", description = "The savepoint id.")
-    String savepointId;
+    @Parameters(arity = "1..2", paramLabel = "JOB SAVEPOINT | PATH",
+            description = "The job id and savepoint id, or the savepoint's directory (local path, file://, hdfs://).")
+    List<String> target = new ArrayList<>();
 
     @Option(names = "--decode", description = "Read, verify and decode every payload and summarise its checkpoint.")
     boolean decode;
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    private SavepointTarget resolved() {
+        SavepointTarget t = SavepointTarget.of("inspect", target);
+        if (t.savepointId() == null) {
+            throw new ToolUsageException("Cannot inspect: give JOB SAVEPOINT or a savepoint directory path ("
+                    + String.join(" ", target) + ")");
+        }
+        return t;
+    }
+
+    @Override
+    protected void validate() {
+        resolved();
+    }
+
+    @Override
+    protected SavepointPath savepointPath() {
+        return resolved().path();
+    }
 
     /** Reads the savepoint's metadata (and, with --decode, its payloads) and prints them. */
     @Override
     protected int run(OpenedStorage storage) {
-        SavepointHandle handle = storage.savepoints().readMetadata(job, savepointId);
+        SavepointTarget t = resolved();
+        SavepointHandle handle = storage.savepoints().readMetadata(t.jobId(), t.savepointId());
         Map<Integer, CompletedCheckpoint> decoded = decode
                 ? SavepointReaderRegistry.standard().read(storage.savepoints(), handle) : null;
         PrintWriter out = out();
         if (json) {
-            out.println(Json.write(toJson(handle, decoded)));
+            Map<String, Object> doc = document();
+            doc.putAll(toJson(handle, decoded));
+            out.println(Json.write(doc));
         } else {
             printText(out, handle, decoded);
         }
@@ -71,7 +90,8 @@ public final class InspectCommand extends StorageCommand {
         doc.put("triggered", Formats.time(meta.triggerTimestamp()));
         doc.put("completed", Formats.time(meta.completedTimestamp()));
         doc.put("payloadFormat", meta.payloadFormat());
-        doc.put("totalBytes", Formats.totalBytes(meta));
+        doc.put("pipelines", Formats.pipelines(meta));
+        doc.put("bytes", Formats.totalBytes(meta));
         doc.put("properties", new LinkedHashMap<>(meta.properties()));
         List<Map<String, Object>> manifest = new ArrayList<>();
         for (ManifestEntry e : meta.manifest()) {
@@ -79,7 +99,7 @@ public final class InspectCommand extends StorageCommand {
             m.put("pipeline", e.pipelineId());
             m.put("checkpoint", e.checkpointId());
             m.put("file", e.file());
-            m.put("length", e.length());
+            m.put("bytes", e.length());
             m.put("sha256", e.sha256());
             manifest.add(m);
         }
@@ -101,7 +121,7 @@ public final class InspectCommand extends StorageCommand {
                     m.put("parallelism", a.parallelism());
                     m.put("nonEmptySlots", Formats.nonEmptySlots(a));
                     m.put("coordinatorState", a.coordinatorState() != null);
-                    m.put("stateBytes", Formats.stateBytes(a));
+                    m.put("bytes", Formats.stateBytes(a));
                     actions.add(m);
                 }
                 c.put("actions", actions);

@@ -1,6 +1,8 @@
 package io.keepsake.tool;
 
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.Versions;
+import io.keepsake.tool.internal.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -8,12 +10,15 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
  * The {@code keepsake} operator tool: list, inspect, verify, delete and garbage-collect
  * savepoints, migrate legacy checkpoints into a savepoint, and run the demo. Output for people
- * goes to stdout; errors go to stderr as one line with the typed exception's message, and the
+ * goes to stdout; errors go to stderr as one line with the typed exception's message, and with
+ * {@code --json} also to stdout as {@code {"schemaVersion":1,"command":...,"error":{...}}}; the
  * exit code tells the error type apart (see {@link ExitCodes}). {@link #commandLine()} builds the
  * configured command line, so tests run the tool in-process exactly as {@link #main} does.
  */
@@ -21,9 +26,10 @@ import java.util.concurrent.Callable;
         version = {"keepsake " + Versions.PRODUCER_VERSION + " (savepoint format version " + Versions.CURRENT_FORMAT_VERSION + ")"},
         description = "Operate Keepsake checkpoint and savepoint storage.",
         subcommands = {ListCommand.class, InspectCommand.class, VerifyCommand.class, DeleteCommand.class,
-                GcCommand.class, MigrateCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+                GcCommand.class, MigrateCommand.class, DemoCommand.class, CompletionCommand.class,
+                CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage or invalid argument, 3 not found, 4 corrupted,"
-                + " 5 incompatible."})
+                + " 5 incompatible (docs/tool.md has the table per command)."})
 public final class KeepsakeCli implements Callable<Integer> {
 
     @Spec
@@ -65,7 +71,28 @@ public final class KeepsakeCli implements Callable<Integer> {
             error.printStackTrace(err);
         }
         err.flush();
-        return ExitCodes.of(error);
+        int code = ExitCodes.of(error);
+        if (json(parseResult)) {
+            printJsonError(cmd, code, ExitCodes.label(error), error.getClass().getSimpleName(), message,
+                    error instanceof SavepointCorruptedException c ? c.file() : null);
+        }
+        return code;
+    }
+
+    private static void printJsonError(CommandLine cmd, int code, String type, String exception, String message,
+                                       String file) {
+        Map<String, Object> doc = Json.document(cmd.getCommandSpec().name());
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("exitCode", code);
+        e.put("type", type);
+        e.put("exception", exception);
+        e.put("message", message);
+        if (file != null) {
+            e.put("file", file);
+        }
+        doc.put("error", e);
+        cmd.getOut().println(Json.write(doc));
+        cmd.getOut().flush();
     }
 
     private static int handleParameterError(CommandLine.ParameterException error, String[] args) {
@@ -75,7 +102,20 @@ public final class KeepsakeCli implements Callable<Integer> {
         CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
         err.flush();
+        if (java.util.Arrays.asList(args).contains("--json")) {
+            printJsonError(cmd, ExitCodes.USAGE, "invalid argument", error.getClass().getSimpleName(),
+                    error.getMessage(), null);
+        }
         return ExitCodes.USAGE;
+    }
+
+    private static boolean json(ParseResult parseResult) {
+        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption("--json")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean verbose(ParseResult parseResult) {

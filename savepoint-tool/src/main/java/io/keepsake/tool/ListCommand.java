@@ -1,12 +1,19 @@
 package io.keepsake.tool;
 
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointFile;
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.tool.internal.Formats;
-import io.keepsake.tool.internal.Json;
+import io.keepsake.tool.internal.LegacyMigration;
+import io.keepsake.tool.internal.MeteredSavepointStorage;
+import io.keepsake.tool.internal.Progress;
 import io.keepsake.tool.internal.SavepointStatus;
+import io.keepsake.tool.internal.SavepointVerifier;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,34 +25,75 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 
 /**
- * {@code keepsake list [JOB...]}: every savepoint directory of every job (or of the given jobs),
- * newest first, with what its metadata says and its status. Only metadata is read; payload bytes
- * are checked by {@code verify}. Exits 0 whatever the statuses are.
+ * {@code keepsake list [JOB...] [--verify]}: every savepoint directory of every job (or of the
+ * given jobs), newest first, with what its metadata says and its status, then the jobs that have
+ * checkpoints in the namespace (SeaTunnel 2.3.x files included) with what {@code migrate} would do
+ * for them. Without {@code --verify} the status checks metadata only; with it every payload is
+ * read and decoded as {@code verify} does. Exits 4 when a listed savepoint is corrupted, else 5 when
+ * one is incompatible, else 3 when a job asked for has neither savepoints nor checkpoints, else 0.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
-        description = "List savepoints of all jobs, or of the given jobs, newest first, with their status"
-                + " (ok, incomplete, corrupted: reason, incompatible: reason).")
+        description = "List savepoints of all jobs, or of the given jobs, newest first, and the jobs with checkpoints"
+                + " that migrate would turn into a savepoint. STATUS checks metadata only unless --verify.")
 public final class ListCommand extends StorageCommand {
 
-    @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids; default: every job under the savepoint root.")
+    @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids; default: every job under either root.")
     List<String> jobs = new ArrayList<>();
 
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    boolean json;
+    @Option(names = "--verify", description = "Also read, check and decode every payload, as verify does.")
+    boolean verify;
 
-    /** Scans the selected jobs and prints one row per savepoint directory. */
+    @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
+            description = "With --verify, a progress line on stderr: auto (when stderr is a terminal and no --json),"
+                    + " always, never (default: ${DEFAULT-VALUE}).")
+    ProgressMode progressMode;
+
+    /** Scans the selected jobs and prints one row per savepoint directory and one per job with checkpoints. */
     @Override
     protected int run(OpenedStorage storage) {
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
-        List<String> selected = jobs.isEmpty() ? savepoints.listJobs() : new ArrayList<>(new LinkedHashSet<>(jobs));
-        List<Map<String, Object>> records = new ArrayList<>();
-        TextTable table = new TextTable("JOB", "SAVEPOINT", "KIND", "FORMAT", "COMPLETED", "PIPELINES", "BYTES", "STATUS");
+        Optional<KeepsakeStorage> keepsake = storage.keepsake();
+        List<String> savepointJobs = savepoints.listJobs();
+        List<String> checkpointJobs = keepsake.map(ListCommand::checkpointJobs).orElse(List.of());
+        List<String> selected;
+        if (jobs.isEmpty()) {
+            TreeSet<String> all = new TreeSet<>(savepointJobs);
+            all.addAll(checkpointJobs);
+            selected = new ArrayList<>(all);
+        } else {
+            selected = new ArrayList<>(new LinkedHashSet<>(jobs));
+        }
+
+        List<SavepointEntry> entries = new ArrayList<>();
+        List<String> entryJobs = new ArrayList<>();
+        long total = 0;
         for (String job : selected) {
             for (SavepointEntry entry : savepoints.scanSavepoints(job)) {
+                entries.add(entry);
+                entryJobs.add(job);
+                total += entry.handle().map(h -> Formats.totalBytes(h.meta())).orElse(0L);
+            }
+        }
+
+        List<Integer> codes = new ArrayList<>();
+        List<Map<String, Object>> records = new ArrayList<>();
+        TextTable table = new TextTable("JOB", "SAVEPOINT", "KIND", "FORMAT", "COMPLETED", "PIPELINES", "BYTES",
+                "STATUS");
+        try (Progress progress = verify ? progress(progressMode, "list --verify", total) : Progress.none()) {
+            SavepointStorage metered = new MeteredSavepointStorage(savepoints, progress);
+            for (int i = 0; i < entries.size(); i++) {
+                SavepointEntry entry = entries.get(i);
+                String job = entryJobs.get(i);
                 SavepointStatus status = SavepointStatus.of(entry, registry);
+                if (verify && status.state() == SavepointStatus.State.OK) {
+                    status = SavepointStatus.of(SavepointVerifier.verify(metered, registry, job, entry.savepointId()));
+                }
+                codes.add(status.exitCode());
                 SavepointMeta meta = entry.handle().map(h -> h.meta()).orElse(null);
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("job", job);
@@ -54,32 +102,106 @@ public final class ListCommand extends StorageCommand {
                 r.put("kind", meta == null ? null : meta.kind().stableName());
                 r.put("formatVersion", meta == null ? null : meta.formatVersion());
                 r.put("completed", meta == null ? null : Formats.time(meta.completedTimestamp()));
-                r.put("pipelines", meta == null ? null : Formats.pipelines(meta));
-                r.put("totalBytes", meta == null ? null : Formats.totalBytes(meta));
+                r.put("pipelines", meta == null ? List.of() : Formats.pipelines(meta));
+                r.put("bytes", meta == null ? null : Formats.totalBytes(meta));
                 r.put("status", status.state().word());
                 r.put("reason", status.reason().isEmpty() ? null : status.reason());
                 records.add(r);
                 table.row(job, entry.savepointId(), r.get("kind"), r.get("formatVersion"), r.get("completed"),
-                        meta == null ? null : joined(Formats.pipelines(meta)), r.get("totalBytes"), status.display());
+                        meta == null ? null : joined(Formats.pipelines(meta)), r.get("bytes"), status.display());
             }
         }
+
+        List<Map<String, Object>> checkpointRecords = new ArrayList<>();
+        TextTable checkpointTable = new TextTable("JOB", "PIPELINES", "LATEST CHECKPOINTS", "FILES", "BYTES", "MIGRATE");
+        List<String> missing = new ArrayList<>();
+        for (String job : selected) {
+            Optional<LegacyMigration.Pending> pending = keepsake.isPresent() && checkpointJobs.contains(job)
+                    ? LegacyMigration.plan(keepsake.get(), job) : Optional.empty();
+            pending.ifPresent(p -> {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("job", job);
+                r.put("pipelines", p.pipelines());
+                List<Map<String, Object>> latest = new ArrayList<>();
+                for (CheckpointFile f : p.newest()) {
+                    Map<String, Object> l = new LinkedHashMap<>();
+                    l.put("pipeline", f.pipelineId());
+                    l.put("checkpoint", f.checkpointId());
+                    l.put("file", f.path());
+                    l.put("bytes", f.length());
+                    latest.add(l);
+                }
+                r.put("latestCheckpoints", latest);
+                r.put("files", p.files());
+                r.put("bytes", p.bytes());
+                Map<String, Object> migrate = new LinkedHashMap<>();
+                migrate.put("state", p.migrated() ? "migrated" : "pending");
+                migrate.put("savepointId", p.savepointId());
+                r.put("migrate", migrate);
+                checkpointRecords.add(r);
+                checkpointTable.row(job, joined(p.pipelines()), latestText(p), p.files(), p.bytes(),
+                        p.migrated() ? "already migrated to " + p.savepointId()
+                                : "keepsake migrate " + job + " would write " + p.savepointId());
+            });
+            boolean hasSavepointDirs = entryJobs.contains(job);
+            if (!jobs.isEmpty() && !hasSavepointDirs && pending.isEmpty()) {
+                missing.add(job);
+                codes.add(ExitCodes.NOT_FOUND);
+            }
+        }
+        for (String job : missing) {
+            err().println("keepsake list: not found: job " + job + " has no savepoint under " + savepoints.savepointRoot()
+                    + (keepsake.isPresent() ? " and no checkpoint under " + keepsake.get().namespace() : ""));
+        }
+        err().flush();
+
         PrintWriter out = out();
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
+            Map<String, Object> doc = document();
             doc.put("savepointRoot", savepoints.savepointRoot());
+            doc.put("namespace", keepsake.map(KeepsakeStorage::namespace).orElse(null));
+            doc.put("statusChecked", verify ? "payloads" : "metadata");
             doc.put("savepoints", records);
-            out.println(Json.write(doc));
-        } else if (table.isEmpty()) {
-            out.println("No savepoints " + (jobs.isEmpty() ? "" : "of job(s) " + String.join(", ", selected) + " ")
-                    + "under " + savepoints.savepointRoot());
+            doc.put("checkpointJobs", checkpointRecords);
+            doc.put("missingJobs", missing);
+            printJson(doc);
         } else {
-            table.print(out, "");
-            out.println();
-            out.println(records.size() + " savepoint director" + (records.size() == 1 ? "y" : "ies") + " under "
-                    + savepoints.savepointRoot());
+            if (table.isEmpty()) {
+                out.println("No savepoints " + (jobs.isEmpty() ? "" : "of job(s) " + String.join(", ", selected) + " ")
+                        + "under " + savepoints.savepointRoot());
+            } else {
+                table.print(out, "");
+                out.println();
+                out.println(records.size() + " savepoint director" + (records.size() == 1 ? "y" : "ies") + " under "
+                        + savepoints.savepointRoot() + "; STATUS checked "
+                        + (verify ? "metadata and every payload (--verify)"
+                        : "metadata only; add --verify to read every payload"));
+            }
+            if (!checkpointTable.isEmpty()) {
+                out.println();
+                out.println("Jobs with checkpoints under " + keepsake.get().namespace()
+                        + " (SeaTunnel 2.3.x format; migrate writes the latest of each pipeline as a savepoint)");
+                checkpointTable.print(out, "");
+            }
+            out.flush();
         }
-        out.flush();
-        return ExitCodes.OK;
+        return ExitCodes.worst(codes);
+    }
+
+    private static List<String> checkpointJobs(KeepsakeStorage storage) {
+        try {
+            return storage.checkpointJobs();
+        } catch (CheckpointStorageException e) {
+            throw new SavepointStorageException("Cannot list the jobs with checkpoints: " + e.getMessage(), e);
+        }
+    }
+
+    private static String latestText(LegacyMigration.Pending p) {
+        StringBuilder b = new StringBuilder();
+        for (CheckpointFile f : p.newest()) {
+            b.append(b.length() == 0 ? "" : ", ").append("p").append(f.pipelineId()).append(": ").append(f.checkpointId());
+        }
+        return b.toString();
     }
 
     private static String joined(List<Integer> pipelines) {

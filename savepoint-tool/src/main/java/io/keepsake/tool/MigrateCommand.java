@@ -1,50 +1,175 @@
 package io.keepsake.tool;
 
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.tool.internal.LegacyMigration;
+import io.keepsake.tool.internal.Progress;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 
 /**
- * {@code keepsake migrate --job JOB [--savepoint-id ID]}: turns a job's latest legacy v0
- * checkpoints (SeaTunnel 2.3.x files under {@code <namespace>/<jobId>/}) into a savepoint bundle
- * in the current format, marked {@code migratedFrom=legacy-v0}, and proves it by reading it back
- * through the reader registry and comparing it with the decoded checkpoints. The legacy files are
- * left as they are. Refuses, with the typed already-exists error, when a savepoint with that id
- * exists; the default id is derived from the migrated checkpoints, so a repeated run is refused.
+ * {@code keepsake migrate JOB... | --all-jobs [--dry-run] [--savepoint-id ID]}: turns each job's
+ * latest legacy v0 checkpoints (SeaTunnel 2.3.x files under {@code <namespace>/<jobId>/}) into a
+ * savepoint bundle in the current format, marked {@code migratedFrom=legacy-v0}, and proves it by
+ * reading it back through the reader registry and comparing it with the decoded checkpoints. The
+ * legacy files are left as they are. Idempotent: when the job's latest checkpoints were migrated
+ * already, it says so and exits 0. {@code --dry-run} decodes and reports, writing nothing.
+ * {@code --job JOB} is the deprecated spelling of the positional job.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
-        description = "Rewrite a job's latest legacy v0 checkpoints as a verified savepoint in the current format.")
+        description = "Rewrite jobs' latest legacy v0 checkpoints as verified savepoints in the current format;"
+                + " a second run reports 'already migrated'.")
 public final class MigrateCommand extends StorageCommand {
 
-    @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job whose legacy checkpoints to migrate.")
-    String job;
+    @Parameters(arity = "0..*", paramLabel = "JOB", description = "The jobs whose legacy checkpoints to migrate.")
+    List<String> jobs = new ArrayList<>();
+
+    @Option(names = "--job", paramLabel = "JOB", hidden = true,
+            description = "Deprecated: give the job positionally, as every other command does.")
+    List<String> deprecatedJobs = new ArrayList<>();
+
+    @Option(names = "--all-jobs", description = "Migrate every job that has checkpoints under the namespace.")
+    boolean allJobs;
+
+    @Option(names = "--dry-run", description = "Decode and report what would be written; write nothing.")
+    boolean dryRun;
 
     @Option(names = "--savepoint-id", paramLabel = "ID",
-            description = "The new savepoint's id (default: migrated-v0-p<pipeline>c<checkpoint>-...).")
+            description = "The new savepoint's id, with one job only (default: migrated-v0-p<pipeline>c<checkpoint>-...).")
     String savepointId;
 
-    /** Migrates, verifies and prints the new savepoint's id and path. */
+    @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
+            description = "A progress line on stderr: auto (when stderr is a terminal and no --json), always, never"
+                    + " (default: ${DEFAULT-VALUE}).")
+    ProgressMode progressMode;
+
+    private List<String> requested() {
+        LinkedHashSet<String> all = new LinkedHashSet<>(jobs);
+        all.addAll(deprecatedJobs);
+        return new ArrayList<>(all);
+    }
+
+    @Override
+    protected void validate() {
+        List<String> requested = requested();
+        if (allJobs == !requested.isEmpty()) {
+            throw new ToolUsageException("Cannot migrate: name the JOB(s), or give --all-jobs, not "
+                    + (allJobs ? "both" : "neither"));
+        }
+        if (savepointId != null && (allJobs || requested.size() != 1)) {
+            throw new ToolUsageException("Cannot migrate: --savepoint-id names one savepoint, so give exactly one JOB ("
+                    + savepointId + ")");
+        }
+        if (!deprecatedJobs.isEmpty()) {
+            err().println("keepsake migrate: --job is deprecated; give the job positionally: keepsake migrate "
+                    + String.join(" ", deprecatedJobs));
+            err().flush();
+        }
+    }
+
+    /** A real migration may have to create the savepoint root; a dry run creates nothing. */
+    @Override
+    protected boolean createRoots() {
+        return !dryRun;
+    }
+
+    /** Migrates (or with --dry-run plans) each job and prints what was written or found. */
     @Override
     protected int run(OpenedStorage storage) {
-        LegacyMigration.Result result = LegacyMigration.migrate(storage.checkpoints(), storage.savepoints(), job,
-                savepointId);
+        List<String> selected = allJobs ? allCheckpointJobs(storage) : requested();
         PrintWriter out = out();
-        out.println("Migrated the latest legacy v0 checkpoints of job " + job + ":");
+        List<Map<String, Object>> records = new ArrayList<>();
+        for (String job : selected) {
+            LegacyMigration.Result result;
+            try (Progress written = progress(progressMode, "migrate " + job + ": write", 0);
+                 Progress readBack = progress(progressMode, "migrate " + job + ": verify", 0)) {
+                result = LegacyMigration.migrate(storage.checkpoints(), storage.savepoints(), job, savepointId, dryRun,
+                        dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
+            }
+            String state = result.alreadyMigrated() ? "already migrated" : dryRun ? "would migrate" : "migrated";
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("job", job);
+            r.put("status", state.replace(' ', '-'));
+            r.put("savepointId", result.savepointId());
+            r.put("location", result.handle() == null ? null : result.handle().location());
+            r.put("pipelines", result.migrated().stream().map(LegacyMigration.LegacyCheckpoint::pipelineId).toList());
+            List<Map<String, Object>> sources = new ArrayList<>();
+            for (LegacyMigration.LegacyCheckpoint l : result.migrated()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("pipeline", l.pipelineId());
+                m.put("checkpoint", l.checkpointId());
+                m.put("type", l.checkpoint().checkpointType().typeName());
+                m.put("source", l.source());
+                sources.add(m);
+            }
+            r.put("checkpoints", sources);
+            records.add(r);
+            if (!json) {
+                printText(out, job, state, result);
+            }
+        }
+        if (json) {
+            Map<String, Object> doc = document();
+            doc.put("dryRun", dryRun);
+            doc.put("jobs", records);
+            printJson(doc);
+        } else if (selected.isEmpty()) {
+            out.println("No job with checkpoints to migrate");
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private static void printText(PrintWriter out, String job, String state, LegacyMigration.Result result) {
+        String headline = switch (state) {
+            case "already migrated" -> "Job " + job + ": already migrated, nothing written; its latest legacy v0"
+                    + " checkpoints are in savepoint " + result.savepointId();
+            case "would migrate" -> "Job " + job + ": dry run, nothing written; would migrate these latest legacy v0"
+                    + " checkpoints into savepoint " + result.savepointId() + ":";
+            default -> "Migrated the latest legacy v0 checkpoints of job " + job + ":";
+        };
+        out.println(headline);
         TextTable table = new TextTable("PIPELINE", "CHECKPOINT", "TYPE", "SOURCE");
         for (LegacyMigration.LegacyCheckpoint l : result.migrated()) {
             table.row(l.pipelineId(), l.checkpointId(), l.checkpoint().checkpointType().typeName(), l.source());
         }
         table.print(out, "  ");
-        out.println("Savepoint " + result.handle().savepointId());
-        out.println("Path      " + result.handle().location());
-        out.println("Verified  read back through the reader registry (format version "
-                + SavepointReaderRegistry.CURRENT_FORMAT_VERSION + "), equal to the decoded legacy checkpoints for "
-                + result.migrated().size() + " pipeline(s)");
-        out.flush();
-        return ExitCodes.OK;
+        if (result.handle() != null) {
+            out.println("Savepoint " + result.handle().savepointId());
+            out.println("Path      " + result.handle().location());
+        }
+        if ("migrated".equals(state)) {
+            out.println("Verified  read back through the reader registry (format version "
+                    + SavepointReaderRegistry.CURRENT_FORMAT_VERSION + "), equal to the decoded legacy checkpoints for "
+                    + result.migrated().size() + " pipeline(s)");
+        }
+    }
+
+    private static List<String> allCheckpointJobs(OpenedStorage storage) {
+        KeepsakeStorage keepsake = storage.keepsake().orElseThrow(() -> new ToolUsageException("Cannot migrate"
+                + " --all-jobs: backend '" + storage.backend() + "' does not list its checkpoint jobs; name the jobs"));
+        List<String> result = new ArrayList<>();
+        try {
+            for (String job : keepsake.checkpointJobs()) {
+                if (!keepsake.checkpointFiles(job).isEmpty()) {
+                    result.add(job);
+                }
+            }
+        } catch (CheckpointStorageException e) {
+            throw new SavepointStorageException("Cannot migrate --all-jobs: listing the checkpoint jobs failed: "
+                    + e.getMessage(), e);
+        }
+        return result;
     }
 }

@@ -1,10 +1,12 @@
 package io.keepsake.tool;
 
 import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointStorage;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A storage the tool opened through its factory, seen through both SPIs (one object), with the
@@ -23,6 +25,11 @@ public record OpenedStorage(String backend, Map<String, String> configuration, C
         configuration = Map.copyOf(configuration);
         Objects.requireNonNull(checkpoints, "checkpoints");
         Objects.requireNonNull(savepoints, "savepoints");
+    }
+
+    /** The storage as a {@link KeepsakeStorage}, which lists checkpoint files; empty for other storages. */
+    public Optional<KeepsakeStorage> keepsake() {
+        return checkpoints instanceof KeepsakeStorage k ? Optional.of(k) : Optional.empty();
     }
 
     /** Closes the storage and its file-system handles. */

@@ -1,36 +1,42 @@
 package io.keepsake.tool;
 
+import io.keepsake.tool.internal.SavepointPath;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 
 /**
  * Base of the commands that work on a configured storage: it carries the {@link BackendOptions}
- * mixin, checks its arguments with {@link #validate}, opens the storage before {@link #run} and closes it afterwards, whatever happens.
- * Typed storage errors propagate to {@link KeepsakeCli}, which prints them and picks the exit code.
+ * mixin, checks its arguments with {@link #validate}, opens the storage before {@link #run} and
+ * closes it afterwards, whatever happens. Unless a command must create its roots
+ * ({@link #createRoots}: only {@code migrate}), the storage is opened with
+ * {@code create-roots=false}: opening creates nothing, and a missing root is "not found" (exit 3). Typed
+ * storage errors propagate to {@link KeepsakeCli}, which prints them and picks the exit code.
  */
-public abstract class StorageCommand implements Callable<Integer> {
+public abstract class StorageCommand extends ToolCommand {
 
     @Mixin
     BackendOptions storageOptions = new BackendOptions();
-
-    @Spec
-    CommandSpec spec;
 
     /** Opens the storage, runs the command on it and closes it; returns the exit code. */
     @Override
     public final Integer call() throws Exception {
         validate();
-        try (OpenedStorage storage = storageOptions.open()) {
+        try (OpenedStorage storage = storageOptions.open(!createRoots(), savepointPath())) {
             return run(storage);
         }
     }
 
+    /** True when opening the storage may create missing roots; false (the default) opens it creating nothing. */
+    protected boolean createRoots() {
+        return false;
+    }
+
+    /** The savepoint directory the command was given instead of ids, or null; its roots are used for this call. */
+    protected SavepointPath savepointPath() {
+        return null;
+    }
+
     /**
-     * Checks the arguments before the storage is opened (opening may create the roots); the default accepts all.
+     * Checks the arguments before the storage is opened; the default accepts all.
      *
      * @throws ToolUsageException when the arguments are refused
      */
@@ -39,14 +45,4 @@ public abstract class StorageCommand implements Callable<Integer> {
 
     /** Runs the command on an open storage and returns the exit code. */
     protected abstract int run(OpenedStorage storage) throws Exception;
-
-    /** Where the command's own output goes (stdout, or what a test set). */
-    protected PrintWriter out() {
-        return spec.commandLine().getOut();
-    }
-
-    /** Where warnings for the operator go (stderr, or what a test set). */
-    protected PrintWriter err() {
-        return spec.commandLine().getErr();
-    }
 }

@@ -2,9 +2,14 @@ package io.keepsake.tool;
 
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
-import io.keepsake.tool.internal.Json;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.tool.internal.Formats;
+import io.keepsake.tool.internal.MeteredSavepointStorage;
+import io.keepsake.tool.internal.Progress;
+import io.keepsake.tool.internal.SavepointPath;
 import io.keepsake.tool.internal.SavepointVerifier;
 import io.keepsake.tool.internal.SavepointVerifier.Failure;
 import io.keepsake.tool.internal.SavepointVerifier.Outcome;
@@ -20,26 +25,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code keepsake verify [JOB [SAVEPOINT]]}: reads every byte of the selected savepoints (all of
- * them, a job's, or one), checks metadata, lengths and SHA-256 and decodes every payload through
- * the reader registry, then reports OK or FAILED with the typed reason for each. Directories
+ * {@code keepsake verify [JOB [SAVEPOINT] | PATH]}: reads every byte of the selected savepoints
+ * (all of them, a job's, or one), checks metadata, lengths and SHA-256 and decodes every payload
+ * through the reader registry, then reports OK or FAILED with the typed reason for each. Directories
  * without {@code _metadata.ser} are in flight or abandoned, not savepoints: they are reported as
- * skipped and do not fail the run, unless one was asked for by id. Exits 4 when any savepoint is
- * corrupted, else 5 when any is incompatible, else 3 when one asked for is missing, else 1 for
- * any other failure.
+ * skipped and do not fail the run, unless one was asked for by id. A progress line (bytes, rate,
+ * ETA) goes to stderr when it is a terminal. Exits 4 when any savepoint is corrupted, else 5 when
+ * any is incompatible, else 3 when the one asked for, or every savepoint of the job asked for, is
+ * missing, else 1 for any other failure.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = "Read and check every byte of all savepoints, of one job's, or of one savepoint.")
+        description = "Read and check every byte of all savepoints, of one job's, or of one savepoint (by ids or by"
+                + " its directory path).")
 public final class VerifyCommand extends StorageCommand {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Only this job's savepoints.")
-    String job;
+    @Parameters(arity = "0..2", paramLabel = "JOB [SAVEPOINT] | PATH",
+            description = "Only this job's savepoints, only this savepoint, or the savepoint at this directory path.")
+    List<String> target = new ArrayList<>();
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "SAVEPOINT", description = "Only this savepoint.")
-    String savepointId;
-
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    boolean json;
+    @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
+            description = "A progress line on stderr: auto (when stderr is a terminal and no --json), always, never"
+                    + " (default: ${DEFAULT-VALUE}).")
+    ProgressMode progressMode;
 
     private record Row(String job, String savepointId, Outcome outcome) {
         boolean skipped() {
@@ -47,29 +54,62 @@ public final class VerifyCommand extends StorageCommand {
         }
     }
 
+    @Override
+    protected void validate() {
+        SavepointTarget.of("verify", target);
+    }
+
+    @Override
+    protected SavepointPath savepointPath() {
+        return SavepointTarget.of("verify", target).path();
+    }
+
     /** Verifies the selected savepoints and prints one result per savepoint. */
     @Override
     protected int run(OpenedStorage storage) {
+        SavepointTarget t = SavepointTarget.of("verify", target);
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
-        List<Row> rows = new ArrayList<>();
-        if (job != null && savepointId != null) {
-            rows.add(new Row(job, savepointId, SavepointVerifier.verify(savepoints, registry, job, savepointId)));
+        List<String[]> selected = new ArrayList<>();
+        long total = 0;
+        if (t.savepointId() != null) {
+            selected.add(new String[] {t.jobId(), t.savepointId(), "asked"});
+            if (progressShown(progressMode)) {
+                // Only for the progress line's total; without one, the metadata is read once, by the verifier.
+                total += bytesOf(savepoints, t.jobId(), t.savepointId());
+            }
         } else {
-            List<String> jobs = job != null ? List.of(job) : savepoints.listJobs();
+            List<String> jobs = t.jobId() != null ? List.of(t.jobId()) : savepoints.listJobs();
             for (String j : jobs) {
                 for (SavepointEntry entry : savepoints.scanSavepoints(j)) {
-                    rows.add(new Row(j, entry.savepointId(), entry.incomplete() ? null
-                            : SavepointVerifier.verify(savepoints, registry, j, entry.savepointId())));
+                    selected.add(new String[] {j, entry.savepointId(), entry.incomplete() ? "incomplete" : "complete"});
+                    total += entry.handle().map(h -> Formats.totalBytes(h.meta())).orElse(0L);
                 }
             }
-            if (job != null && rows.isEmpty()) {
-                throw new SavepointNotFoundException("Cannot verify savepoints of job " + job
+            if (t.jobId() != null && selected.isEmpty()) {
+                throw new SavepointNotFoundException("Cannot verify savepoints of job " + t.jobId()
                         + ": it has no savepoint directory under " + savepoints.savepointRoot());
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        try (Progress progress = progress(progressMode, "verify", total)) {
+            SavepointStorage metered = new MeteredSavepointStorage(savepoints, progress);
+            for (String[] s : selected) {
+                rows.add(new Row(s[0], s[1], "incomplete".equals(s[2]) ? null
+                        : SavepointVerifier.verify(metered, registry, s[0], s[1])));
             }
         }
         print(rows, savepoints.savepointRoot());
         return exitCode(rows);
+    }
+
+    private static long bytesOf(SavepointStorage savepoints, String job, String savepointId) {
+        try {
+            SavepointHandle handle = savepoints.readMetadata(job, savepointId);
+            return Formats.totalBytes(handle.meta());
+        } catch (SavepointStorageException e) {
+            return 0; // the verifier reports it
+        }
     }
 
     private void print(List<Row> rows, String root) {
@@ -85,22 +125,26 @@ public final class VerifyCommand extends StorageCommand {
             r.put("savepointId", row.savepointId());
             if (row.skipped()) {
                 skipped++;
-                r.put("result", "skipped");
+                r.put("status", "skipped");
+                r.put("pipelines", List.of());
+                r.put("bytes", null);
                 r.put("reason", "incomplete: no _metadata.ser");
                 table.row(row.job(), row.savepointId(), "SKIPPED", null, null, "incomplete: no _metadata.ser");
             } else if (row.outcome().ok()) {
                 ok++;
-                r.put("result", "ok");
+                r.put("status", "ok");
                 r.put("pipelines", row.outcome().pipelines());
                 r.put("bytes", row.outcome().bytes());
-                table.row(row.job(), row.savepointId(), "OK", row.outcome().pipelines(), row.outcome().bytes(),
+                r.put("reason", null);
+                table.row(row.job(), row.savepointId(), "OK", joined(row.outcome().pipelines()), row.outcome().bytes(),
                         "every byte verified and decoded");
             } else {
                 failed++;
                 Outcome o = row.outcome();
-                r.put("result", "failed");
-                r.put("failure", o.failure().word());
-                r.put("message", o.message());
+                r.put("status", o.failure().word());
+                r.put("pipelines", List.of());
+                r.put("bytes", null);
+                r.put("reason", o.message());
                 r.put("file", o.file());
                 table.row(row.job(), row.savepointId(), "FAILED", null, null, o.failure().word() + ": " + o.message());
                 err().println("keepsake verify: " + o.failure().word() + ": " + o.message());
@@ -109,13 +153,13 @@ public final class VerifyCommand extends StorageCommand {
         }
         err().flush();
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
+            Map<String, Object> doc = document();
             doc.put("savepointRoot", root);
             doc.put("ok", ok);
             doc.put("failed", failed);
             doc.put("skipped", skipped);
             doc.put("savepoints", records);
-            out.println(Json.write(doc));
+            printJson(doc);
         } else if (rows.isEmpty()) {
             out.println("No savepoints to verify under " + root);
         } else {
@@ -128,18 +172,28 @@ public final class VerifyCommand extends StorageCommand {
         out.flush();
     }
 
+    private static String joined(List<Integer> pipelines) {
+        StringBuilder b = new StringBuilder();
+        for (Integer p : pipelines) {
+            b.append(b.length() == 0 ? "" : ",").append(p);
+        }
+        return b.toString();
+    }
+
     private static int exitCode(List<Row> rows) {
-        List<Failure> failures = rows.stream().filter(r -> !r.skipped() && !r.outcome().ok())
-                .map(r -> r.outcome().failure()).toList();
-        if (failures.contains(Failure.CORRUPTED)) {
-            return ExitCodes.CORRUPTED;
+        List<Integer> codes = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.skipped() || r.outcome().ok()) {
+                continue;
+            }
+            Failure f = r.outcome().failure();
+            codes.add(switch (f) {
+                case CORRUPTED -> ExitCodes.CORRUPTED;
+                case INCOMPATIBLE -> ExitCodes.INCOMPATIBLE;
+                case NOT_FOUND -> ExitCodes.NOT_FOUND;
+                default -> ExitCodes.FAILURE;
+            });
         }
-        if (failures.contains(Failure.INCOMPATIBLE)) {
-            return ExitCodes.INCOMPATIBLE;
-        }
-        if (failures.contains(Failure.NOT_FOUND)) {
-            return ExitCodes.NOT_FOUND;
-        }
-        return failures.isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+        return ExitCodes.worst(codes);
     }
 }

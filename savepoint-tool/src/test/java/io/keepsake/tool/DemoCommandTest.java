@@ -24,7 +24,31 @@ class DemoCommandTest {
         assertThat(r.out()).contains("Work directory: " + workDir, "[1/10]", "[10/10]", "Result: all ")
                 .contains("checks passed").doesNotContain("FAIL ");
         assertThat(r.out()).contains("SavepointCorruptedException", "(exit code 4)");
+        assertThat(r.out()).contains("Removed the demo's files from " + workDir);
+        assertThat(workDir).as("the demo created it, so it removes it").doesNotExist();
+    }
+
+    @Test
+    void keepLeavesTheFilesAndSaysWhere() {
+        Path workDir = temp.resolve("kept");
+
+        ToolRun.Result r = ToolRun.run("demo", "--keep", "--work-dir", workDir.toString());
+
+        assertThat(r.exitCode()).as(r.out()).isEqualTo(0);
+        assertThat(r.out()).contains("Kept the demo's files in " + workDir);
         assertThat(workDir.resolve("checkpoints").resolve("savepoint").resolve("700000000000004242")).isDirectory();
+    }
+
+    @Test
+    void anEmptyDirectoryGivenByTheUserIsEmptiedButKept() throws Exception {
+        Path workDir = Files.createDirectories(temp.resolve("given"));
+
+        ToolRun.Result r = ToolRun.run("demo", "--json", "--work-dir", workDir.toString());
+
+        assertThat(r.exitCode()).as(r.out()).isEqualTo(0);
+        assertThat(r.out().strip()).startsWith("{").contains("\"schemaVersion\": 1", "\"command\": \"demo\"",
+                "\"ok\": true", "\"failed\": 0");
+        assertThat(workDir).isEmptyDirectory();
     }
 
     @Test

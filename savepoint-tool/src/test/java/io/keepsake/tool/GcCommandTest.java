@@ -71,7 +71,7 @@ class GcCommandTest {
         ToolRun.Result r = ToolRun.run("gc", "--namespace", namespace.toString());
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("Removed 2 stale entries older than PT1H", "deleted " + attempt, "deleted " + lease);
+        assertThat(r.out()).contains("Removed 2 stale entries older than 1h", "deleted " + attempt, "deleted " + lease);
         assertThat(attempt).doesNotExist();
         assertThat(lease).doesNotExist();
         assertThat(Path.of(complete.location(), "_metadata.ser")).exists();
@@ -86,7 +86,7 @@ class GcCommandTest {
         ToolRun.Result r = ToolRun.run("gc", "--older-than", "30m", "--namespace", namespace.toString());
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("Removed 0 stale entries older than PT30M");
+        assertThat(r.out()).contains("Removed 0 stale entries older than 30m");
         assertThat(attempt).exists();
     }
 

@@ -52,6 +52,7 @@ class KeepsakeCliTest {
         Path real = temp.resolve("real");
         SavepointHandle sp = ToolRun.savepoint(real, 6);
         Path config = temp.resolve("storage.properties");
+        Files.createDirectories(temp.resolve("elsewhere"));
         Files.writeString(config, "namespace=" + temp.resolve("elsewhere") + "\nsavepoint.periodic.max-retained=3\n");
 
         ToolRun.Result fromFile = ToolRun.run("list", "--config", config.toString());
@@ -105,7 +106,7 @@ class KeepsakeCliTest {
 
     @Test
     void invalidIdsAreUsageErrors() {
-        ToolRun.Result r = ToolRun.run("inspect", "--namespace", temp.toString(), "../etc", "sp-1");
+        ToolRun.Result r = ToolRun.run("inspect", "--namespace", temp.toString(), "..", "sp-1");
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("Cannot accept job id");

@@ -34,13 +34,14 @@ class ListInspectVerifyTest {
     }
 
     @Test
-    void listOfAnUnknownJobSaysThereIsNothing() throws Exception {
+    void listOfAnUnknownJobSaysThereIsNothingAndExitsNotFound() throws Exception {
         ToolRun.savepoint(namespace, 6);
 
         ToolRun.Result r = ToolRun.run("list", "--namespace", namespace.toString(), "700000000000000999");
 
-        assertThat(r.exitCode()).isEqualTo(0);
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(r.out()).startsWith("No savepoints of job(s) 700000000000000999");
+        assertThat(r.err()).contains("not found: job 700000000000000999 has no savepoint");
     }
 
     @Test
@@ -63,8 +64,8 @@ class ListInspectVerifyTest {
 
         ToolRun.Result r = ToolRun.run("list", "--namespace", namespace.toString());
 
-        assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("corrupted: ").contains(metadata.toString());
+        assertThat(r.exitCode()).as("a corrupted entry fails list as it fails verify").isEqualTo(ExitCodes.CORRUPTED);
+        assertThat(r.out()).contains("corrupted: ").contains(metadata.toString()).contains("checked metadata only");
     }
 
     @Test
@@ -142,7 +143,7 @@ class ListInspectVerifyTest {
 
         assertThat(r.exitCode()).isEqualTo(0);
         assertThat(r.out()).contains("\"ok\": 1", "\"failed\": 0", "\"savepointId\": \"" + a.savepointId() + "\"",
-                "\"result\": \"ok\"");
+                "\"status\": \"ok\"", "\"pipelines\": [\n        1,\n        2\n      ]", "\"schemaVersion\": 1");
     }
 
     @Test

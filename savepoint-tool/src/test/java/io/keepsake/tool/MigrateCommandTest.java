@@ -67,14 +67,46 @@ class MigrateCommandTest {
     }
 
     @Test
-    void aSecondRunIsRefusedWithTheTypedError() throws Exception {
+    void aSecondRunSaysAlreadyMigratedAndWritesNothing() throws Exception {
         writeLegacy();
-        assertThat(ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB).exitCode()).isZero();
+        ToolRun.Result first = ToolRun.run("migrate", "--namespace", namespace.toString(), ToolRun.JOB);
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        Path savepoints = namespace.resolve("savepoint").resolve(ToolRun.JOB);
+        List<Path> before;
+        try (var s = Files.list(savepoints)) {
+            before = s.sorted().toList();
+        }
 
-        ToolRun.Result again = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+        ToolRun.Result again = ToolRun.run("migrate", "--namespace", namespace.toString(), ToolRun.JOB);
 
-        assertThat(again.exitCode()).isEqualTo(ExitCodes.FAILURE);
-        assertThat(again.err()).contains("already exists", "migrated-v0-p1c3-p2c3", "already committed");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(again.out()).contains("already migrated", "migrated-v0-p1c3-p2c3", "nothing written");
+        try (var s = Files.list(savepoints)) {
+            assertThat(s.sorted().toList()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void theDeprecatedJobOptionStillWorksAndSaysSo() throws Exception {
+        writeLegacy();
+
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), "--job", ToolRun.JOB);
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains("--job is deprecated");
+        assertThat(r.out()).contains("Migrated the latest legacy v0 checkpoints of job " + ToolRun.JOB);
+    }
+
+    @Test
+    void aDifferentSavepointWithTheIdIsRefusedWithTheTypedError() throws Exception {
+        writeLegacy();
+        String existing = ToolRun.savepoint(namespace, 6).savepointId();
+
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), ToolRun.JOB, "--savepoint-id",
+                existing);
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).contains("already exists", existing, "does not hold these checkpoints");
     }
 
     @Test

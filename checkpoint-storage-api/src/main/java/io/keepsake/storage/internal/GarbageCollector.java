@@ -28,7 +28,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * modified at or before {@code now - olderThan}. An attempt whose lease another process renewed
  * within the lease timeout, or that is in flight in this process, is never a candidate, whatever
  * the age asked for; checkpoint temporary files younger than the lease timeout neither. Under a
- * savepoint root that has entries but no Keepsake marker nothing is removed.
+ * savepoint root that has entries but no Keepsake marker nothing is removed. A collection then
+ * removes the staging and job folders it left empty.
  *
  * <p>Removal does not trust the plan: a directory is first renamed aside to a tombstone where the
  * file system renames atomically (so a writer publishing at that moment either wins, or finds its
@@ -188,9 +189,47 @@ public final class GarbageCollector {
         }
     }
 
+    /**
+     * Removes the staging and job folders that this collection left empty (never a folder it did
+     * not remove something from); a folder that is not empty, or that a writer fills meanwhile, stays.
+     */
+    private void removeEmptiedFolders(GcReport report) {
+        java.util.Set<String> jobs = new java.util.TreeSet<>();
+        for (String path : report.deleted()) {
+            for (String jobId : savepoints.jobs()) {
+                if (path.startsWith(layout.savepointJobDir(jobId) + "/")) {
+                    jobs.add(jobId);
+                }
+            }
+        }
+        for (String jobId : jobs) {
+            if (removeIfEmpty(layout.stagingDir(jobId))) {
+                removeIfEmpty(layout.savepointJobDir(jobId));
+            }
+        }
+    }
+
+    private boolean removeIfEmpty(String dir) {
+        try {
+            if (fs.stat(dir).isEmpty()) {
+                return true;
+            }
+            if (!fs.list(dir).isEmpty()) {
+                return false;
+            }
+            fs.delete(dir, false);
+            LOG.debug("Garbage collection removed the empty folder {}", dir);
+            return true;
+        } catch (IOException e) {
+            LOG.debug("Garbage collection left the folder {}: {}", dir, e.getMessage());
+            return false;
+        }
+    }
+
     /** Removes what {@link #plan} finds; a candidate whose removal fails, or that came back to life, is kept. */
     public GcReport collect(Duration olderThan) {
         GcReport report = removeAll(plan(olderThan));
+        removeEmptiedFolders(report);
         if (!report.deleted().isEmpty()) {
             LOG.info("Garbage collection under {} removed {} stale staging attempts, incomplete savepoint directories"
                     + " or temporary files", layout.savepointRoot(), report.deleted().size());

@@ -5,17 +5,22 @@ import io.keepsake.storage.CheckpointStorageFactory;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.StorageRootNotFoundException;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * The shape every file-system backend's factory shares, written once: parse the engine's map
  * (the common keys plus the backend's own), open the backend's {@link StorageFileSystem}, compose
  * a {@link KeepsakeStorage} over it, and let the backend check or prepare its roots; on any
- * failure the file system is closed. A backend names itself and its keys and implements the two
+ * failure the file system is closed. With {@link StorageOptions#CREATE_ROOTS}{@code =false} the
+ * backend's {@link #prepareRoots} is skipped and the roots are only looked at, so that opening
+ * writes nothing. A backend names itself and its keys and implements the two
  * hooks. Stateless and thread-safe.
  */
 public abstract class FileSystemStorageFactory implements CheckpointStorageFactory {
@@ -46,11 +51,18 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
      * Creates a storage over a new file system of this backend.
      *
      * @throws InvalidStorageArgumentException when a key is unknown, missing, malformed or conflicting
+     * @throws StorageRootNotFoundException   with {@code create-roots=false}, when a root that must exist is missing
      * @throws CheckpointStorageException     when the file system cannot be opened, reached or written
      */
     @Override
     public final KeepsakeStorage create(Map<String, String> configuration) throws CheckpointStorageException {
-        StorageOptions options = StorageOptions.parse(configuration, identifier, keys, prefixes, storageTypes);
+        if (configuration == null) {
+            throw new InvalidStorageArgumentException("Cannot configure " + identifier + " storage: the configuration"
+                    + " is null");
+        }
+        Map<String, String> rest = new HashMap<>(configuration);
+        boolean createRoots = createRoots(rest.remove(StorageOptions.CREATE_ROOTS));
+        StorageOptions options = StorageOptions.parse(rest, identifier, keys, prefixes, storageTypes);
         StorageFileSystem fs = openFileSystem(options);
         KeepsakeStorage storage;
         try {
@@ -60,7 +72,12 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
             throw e;
         }
         try {
-            prepareRoots(options, fs, storage);
+            if (createRoots) {
+                prepareRoots(options, fs, storage);
+            } else {
+                requireRoot(fs, storage.namespace(), StorageOptions.NAMESPACE, true);
+                requireRoot(fs, storage.savepointRoot(), StorageOptions.SAVEPOINT_PATH, options.savepointPath() != null);
+            }
         } catch (CheckpointStorageException | RuntimeException e) {
             storage.close();
             throw e;
@@ -83,6 +100,37 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
     protected abstract void prepareRoots(StorageOptions options, StorageFileSystem fileSystem,
                                          KeepsakeStorage storage)
             throws CheckpointStorageException;
+
+    private boolean createRoots(String value) {
+        if (value == null || value.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new InvalidStorageArgumentException("Cannot configure " + identifier + " storage: "
+                + StorageOptions.CREATE_ROOTS + " must be true or false (" + value + ")");
+    }
+
+    /** Looks at a root without creating it: a directory passes, a file fails, a missing one fails when it must exist. */
+    private void requireRoot(StorageFileSystem fs, String root, String key, boolean mustExist)
+            throws CheckpointStorageException {
+        Optional<FileStatus> status;
+        try {
+            status = fs.stat(root);
+        } catch (IOException e) {
+            throw new CheckpointStorageException("Cannot open " + identifier + " storage: reading the root for " + key
+                    + " failed: " + e.getMessage() + " (" + root + ")", e);
+        }
+        if (status.isPresent() && !status.get().directory()) {
+            throw new StorageRootNotFoundException("Cannot open " + identifier + " storage: the root for " + key
+                    + " is a file, not a directory (" + root + ")");
+        }
+        if (status.isEmpty() && mustExist) {
+            throw new StorageRootNotFoundException("Cannot open " + identifier + " storage: the root for " + key
+                    + " does not exist, and " + StorageOptions.CREATE_ROOTS + "=false creates nothing (" + root + ")");
+        }
+    }
 
     private static void closeQuietly(StorageFileSystem fs, Exception primary) {
         try {

@@ -78,6 +78,16 @@ public final class DemoScenario {
         this.config = Map.of(StorageOptions.NAMESPACE, workDir.resolve("checkpoints").toString());
     }
 
+    /** How many checks passed so far. */
+    public int passed() {
+        return passed;
+    }
+
+    /** How many checks failed so far. */
+    public int failed() {
+        return failed;
+    }
+
     /** Runs every step and returns true when every check passed. */
     public boolean run() {
         out.println("Keepsake demo: job " + JOB + " with pipelines " + PIPELINES + " on the " + BACKEND + " backend");

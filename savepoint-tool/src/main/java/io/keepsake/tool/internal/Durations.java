@@ -10,10 +10,10 @@ import java.util.regex.Pattern;
 
 /**
  * Parses the durations operators type: ISO-8601 ({@code PT1H}, {@code P7D}) or a whole number
- * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}). Negative
- * durations, and durations longer than {@link #MAX} (which no clock can subtract in milliseconds
- * without overflow, and no savepoint can be older than), are refused. Used as a picocli converter,
- * so a bad value is a usage error.
+ * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}); a bare
+ * {@code 0} is zero, the only number that needs no unit. Negative durations, and durations longer
+ * than {@link #MAX} (which no clock can subtract in milliseconds without overflow, and no savepoint
+ * can be older than), are refused. Used as a picocli converter, so a bad value is a usage error.
  */
 public final class Durations implements CommandLine.ITypeConverter<Duration> {
 
@@ -40,6 +40,9 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
     public static Duration parse(String value) {
         String v = value == null ? "" : value.trim();
         Duration d;
+        if (v.equals("0")) {
+            return Duration.ZERO;
+        }
         if (v.startsWith("P") || v.startsWith("p") || v.startsWith("-P") || v.startsWith("-p")) {
             try {
                 d = Duration.parse(v.toUpperCase(Locale.ROOT));

@@ -12,7 +12,18 @@ import java.util.Map;
  */
 public final class Json {
 
+    /** The version of the tool's JSON schema, the first field of every document (see docs/tool.md). */
+    public static final int SCHEMA_VERSION = 1;
+
     private Json() {
+    }
+
+    /** A new document for {@code command}: {@code schemaVersion} and {@code command} first, in that order. */
+    public static java.util.Map<String, Object> document(String command) {
+        java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("schemaVersion", SCHEMA_VERSION);
+        doc.put("command", command);
+        return doc;
     }
 
     /** Renders a value tree as indented JSON text, without a trailing newline. */

@@ -3,7 +3,10 @@ package io.keepsake.tool.internal;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.LegacyCheckpoints;
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
@@ -18,6 +21,7 @@ import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.wire.CheckpointWireCodec;
 import io.keepsake.wire.LegacyCheckpointCodec;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +32,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -42,7 +47,12 @@ import java.util.stream.Collectors;
  *
  * <p>On a {@link KeepsakeStorage} the job's checkpoint files are listed, so that a pipeline
  * whose newest file cannot be read fails the migration (naming the file) instead of being left
- * out or replaced by an older checkpoint. Stateless.
+ * out or replaced by an older checkpoint.
+ *
+ * <p>Migration is idempotent: the default savepoint id is derived from the migrated checkpoints,
+ * and a savepoint with that id that records the same checkpoints
+ * ({@code legacyCheckpoint.<pipeline>=<checkpoint>}) is reported as already migrated instead of
+ * written again. Stateless.
  */
 public final class LegacyMigration {
 
@@ -51,6 +61,9 @@ public final class LegacyMigration {
 
     /** The value of {@link #MIGRATED_FROM}. */
     public static final String LEGACY_V0 = LegacyCheckpointCodec.FORMAT_NAME;
+
+    /** The prefix of the properties that record which checkpoint of each pipeline was migrated. */
+    public static final String LEGACY_CHECKPOINT_PREFIX = "legacyCheckpoint.";
 
     /**
      * One decoded legacy checkpoint.
@@ -66,13 +79,40 @@ public final class LegacyMigration {
     /**
      * A finished migration.
      *
-     * @param handle   the committed, verified savepoint
-     * @param migrated the legacy checkpoints it holds, by pipeline
+     * @param handle          the committed, verified savepoint (null for a dry run)
+     * @param savepointId     the savepoint's id
+     * @param migrated        the legacy checkpoints it holds, by pipeline
+     * @param alreadyMigrated true when an earlier run had written it and nothing was written now
      */
-    public record Result(SavepointHandle handle, List<LegacyCheckpoint> migrated) {
+    public record Result(SavepointHandle handle, String savepointId, List<LegacyCheckpoint> migrated,
+                         boolean alreadyMigrated) {
 
         public Result {
             migrated = List.copyOf(migrated);
+        }
+    }
+
+    /**
+     * What {@code migrate} would do for a job, found from the checkpoint file names alone (nothing
+     * is decoded), for {@code keepsake list}.
+     *
+     * @param jobId       the job
+     * @param newest      the newest checkpoint file of each pipeline, by pipeline
+     * @param files       how many checkpoint files the job has
+     * @param bytes       their total length
+     * @param savepointId the id a migration without {@code --savepoint-id} would write
+     * @param migrated    true when a complete savepoint with that id exists
+     */
+    public record Pending(String jobId, List<CheckpointFile> newest, int files, long bytes, String savepointId,
+                          boolean migrated) {
+
+        public Pending {
+            newest = List.copyOf(newest);
+        }
+
+        /** The pipeline ids, in order. */
+        public List<Integer> pipelines() {
+            return newest.stream().map(CheckpointFile::pipelineId).toList();
         }
     }
 
@@ -80,24 +120,68 @@ public final class LegacyMigration {
     }
 
     /**
-     * Migrates the job's latest legacy checkpoints into a new savepoint.
+     * What a migration of {@code jobId} would write, from file names; empty when the job has no checkpoint file.
+     *
+     * @throws SavepointStorageException when the job's folder cannot be listed
+     */
+    public static Optional<Pending> plan(KeepsakeStorage storage, String jobId) {
+        List<CheckpointFile> files;
+        try {
+            files = storage.checkpointFiles(jobId);
+        } catch (CheckpointStorageException e) {
+            throw new SavepointStorageException("Cannot list the checkpoints of job " + jobId + ": " + e.getMessage(), e);
+        }
+        if (files.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<Integer, CheckpointFile> newest = new TreeMap<>();
+        long bytes = 0;
+        for (CheckpointFile f : files) {
+            bytes += f.length();
+            CheckpointFile best = newest.get(f.pipelineId());
+            if (best == null || f.checkpointId() >= best.checkpointId()) {
+                newest.put(f.pipelineId(), f);
+            }
+        }
+        Map<Integer, Long> ids = new TreeMap<>();
+        newest.values().forEach(f -> ids.put(f.pipelineId(), f.checkpointId()));
+        String id = defaultSavepointId(ids);
+        boolean migrated = storage.scanSavepoints(jobId).stream()
+                .anyMatch(e -> e.savepointId().equals(id) && e.handle().isPresent());
+        return Optional.of(new Pending(jobId, List.copyOf(newest.values()), files.size(), bytes, id, migrated));
+    }
+
+    /**
+     * Migrates the job's latest legacy checkpoints into a new savepoint, or reports that an earlier run did.
      *
      * @param savepointId the new savepoint's id, or null for {@link #defaultSavepointId}
+     * @param dryRun      true to decode and report only, writing nothing
+     * @param written     counts the payload bytes written (and, through the returned savepoint, nothing else)
+     * @param readBack    counts the payload bytes read back while verifying
      * @throws SavepointNotFoundException      when the job has no legacy checkpoint
      * @throws SavepointCorruptedException     when a legacy checkpoint does not decode
-     * @throws SavepointAlreadyExistsException when a savepoint with that id is already committed
+     * @throws SavepointAlreadyExistsException when a different savepoint with that id is already committed
      * @throws SavepointStorageException       when writing fails or the bundle does not read back equal
      */
     public static Result migrate(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId,
-                                 String savepointId) {
+                                 String savepointId, boolean dryRun, Progress written, Progress readBack) {
         List<LegacyCheckpoint> legacy = readLatest(checkpoints, jobId);
         String id = savepointId != null ? savepointId : defaultSavepointId(legacy);
+        Optional<SavepointHandle> existing = existing(savepoints, jobId, id);
+        if (existing.isPresent()) {
+            if (recordsSame(existing.get(), legacy)) {
+                return new Result(existing.get(), id, legacy, true);
+            }
+            throw new SavepointAlreadyExistsException("Cannot migrate job " + jobId + ": savepoint " + id
+                    + " already exists and does not hold these checkpoints (" + describe(legacy) + "); give another"
+                    + " --savepoint-id, or delete it first (" + existing.get().location() + ")");
+        }
+        if (dryRun) {
+            return new Result(null, id, legacy, false);
+        }
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put(MIGRATED_FROM, LEGACY_V0);
-        properties.put("pipelines", legacy.stream().map(LegacyCheckpoint::pipelineId).toList().toString());
-        properties.put("legacyCheckpoints", legacy.stream()
-                .map(l -> "pipeline " + l.pipelineId() + " checkpoint " + l.checkpointId())
-                .collect(Collectors.joining(", ")));
+        legacy.forEach(l -> properties.put(LEGACY_CHECKPOINT_PREFIX + l.pipelineId(), Long.toString(l.checkpointId())));
         SavepointRequest request = new SavepointRequest(jobId, id, SavepointKind.MANUAL, Versions.PRODUCER_VERSION,
                 CheckpointWireCodec.FORMAT_NAME, System.currentTimeMillis(), properties);
 
@@ -105,7 +189,7 @@ public final class LegacyMigration {
         SavepointHandle handle;
         try (SavepointWriter writer = savepoints.beginSavepoint(request)) {
             for (LegacyCheckpoint l : legacy) {
-                try (OutputStream out = writer.openPayload(l.pipelineId(), l.checkpointId())) {
+                try (OutputStream out = counting(writer.openPayload(l.pipelineId(), l.checkpointId()), written)) {
                     codec.encode(l.checkpoint(), out);
                 } catch (IOException e) {
                     throw new SavepointStorageException("Cannot migrate job " + jobId + ": writing pipeline "
@@ -115,8 +199,56 @@ public final class LegacyMigration {
             }
             handle = writer.commit(System.currentTimeMillis());
         }
-        verifyReadBack(savepoints, handle, legacy);
-        return new Result(handle, legacy);
+        written.close();
+        verifyReadBack(new MeteredSavepointStorage(savepoints, readBack), handle, legacy);
+        readBack.close();
+        return new Result(handle, id, legacy, false);
+    }
+
+    /** Migrates with neither a dry run nor progress; see {@link #migrate(CheckpointStorage, SavepointStorage, String, String, boolean, Progress, Progress)}. */
+    public static Result migrate(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId,
+                                 String savepointId) {
+        return migrate(checkpoints, savepoints, jobId, savepointId, false, Progress.none(), Progress.none());
+    }
+
+    private static Optional<SavepointHandle> existing(SavepointStorage savepoints, String jobId, String id) {
+        for (SavepointEntry e : savepoints.scanSavepoints(jobId)) {
+            if (e.savepointId().equals(id) && e.handle().isPresent()) {
+                return e.handle();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean recordsSame(SavepointHandle handle, List<LegacyCheckpoint> legacy) {
+        Map<String, String> p = handle.meta().properties();
+        if (!LEGACY_V0.equals(p.get(MIGRATED_FROM))) {
+            return false;
+        }
+        long recorded = p.keySet().stream().filter(k -> k.startsWith(LEGACY_CHECKPOINT_PREFIX)).count();
+        return recorded == legacy.size() && legacy.stream().allMatch(l ->
+                Long.toString(l.checkpointId()).equals(p.get(LEGACY_CHECKPOINT_PREFIX + l.pipelineId())));
+    }
+
+    private static String describe(List<LegacyCheckpoint> legacy) {
+        return legacy.stream().map(l -> "pipeline " + l.pipelineId() + " checkpoint " + l.checkpointId())
+                .collect(Collectors.joining(", "));
+    }
+
+    private static OutputStream counting(OutputStream out, Progress progress) {
+        return new FilterOutputStream(out) {
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                progress.advance(1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                progress.advance(len);
+            }
+        };
     }
 
     private static void verifyReadBack(SavepointStorage savepoints, SavepointHandle handle, List<LegacyCheckpoint> legacy) {
@@ -180,10 +312,18 @@ public final class LegacyMigration {
 
     /**
      * The id used when none is given: {@code migrated-v0-p<pipeline>c<checkpoint>-...}, the same for
-     * the same legacy state, so running the migration twice is refused instead of writing a copy.
+     * the same legacy state, so running the migration twice finds the first run's savepoint instead
+     * of writing a copy.
      */
     public static String defaultSavepointId(List<LegacyCheckpoint> legacy) {
-        String parts = legacy.stream().map(l -> "p" + l.pipelineId() + "c" + l.checkpointId())
+        Map<Integer, Long> ids = new TreeMap<>();
+        legacy.forEach(l -> ids.put(l.pipelineId(), l.checkpointId()));
+        return defaultSavepointId(ids);
+    }
+
+    /** The default id for the given checkpoint of each pipeline; see {@link #defaultSavepointId(List)}. */
+    public static String defaultSavepointId(Map<Integer, Long> checkpointByPipeline) {
+        String parts = checkpointByPipeline.entrySet().stream().map(e -> "p" + e.getKey() + "c" + e.getValue())
                 .collect(Collectors.joining("-"));
         String id = "migrated-v0-" + parts;
         if (id.length() <= 120) {

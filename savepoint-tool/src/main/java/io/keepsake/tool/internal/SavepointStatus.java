@@ -58,6 +58,27 @@ public record SavepointStatus(State state, String reason) {
         return new SavepointStatus(State.ERROR, problem == null ? "unknown problem" : problem.getMessage());
     }
 
+    /** The status after reading every payload too: ok, or the verifier's failure with its message. */
+    public static SavepointStatus of(SavepointVerifier.Outcome outcome) {
+        return switch (outcome.failure()) {
+            case NONE -> new SavepointStatus(State.OK, "");
+            case CORRUPTED -> new SavepointStatus(State.CORRUPTED, outcome.message());
+            case INCOMPATIBLE -> new SavepointStatus(State.INCOMPATIBLE, outcome.message());
+            case NOT_FOUND -> new SavepointStatus(State.INCOMPLETE, outcome.message());
+            case ERROR -> new SavepointStatus(State.ERROR, outcome.message());
+        };
+    }
+
+    /** The exit code this status asks for: 4 corrupted, 5 incompatible, 1 error, 0 ok or incomplete. */
+    public int exitCode() {
+        return switch (state) {
+            case CORRUPTED -> 4;
+            case INCOMPATIBLE -> 5;
+            case ERROR -> 1;
+            default -> 0;
+        };
+    }
+
     /** The status column: the word, then the reason when there is one. */
     public String display() {
         return state == State.OK || state == State.INCOMPLETE ? state.word() : state.word() + ": " + reason;

@@ -10,6 +10,7 @@ import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,11 +55,15 @@ public final class SavepointVerifier {
      * @param failure     why it failed; {@link Failure#NONE} when ok
      * @param message     the typed exception's message; empty when ok
      * @param file        the file that failed to verify, when known
-     * @param pipelines   how many pipelines decoded (0 when failed)
+     * @param pipelines   the pipelines that decoded, in order (empty when failed)
      * @param bytes       how many payload bytes were read and verified (0 when failed)
      */
     public record Outcome(String jobId, String savepointId, Verdict verdict, Failure failure, String message,
-                          String file, int pipelines, long bytes) {
+                          String file, List<Integer> pipelines, long bytes) {
+
+        public Outcome {
+            pipelines = List.copyOf(pipelines);
+        }
 
         /** True when every byte verified. */
         public boolean ok() {
@@ -77,7 +82,7 @@ public final class SavepointVerifier {
             Map<Integer, CompletedCheckpoint> decoded = registry.read(storage, handle);
             // The reader consumed every payload to its end, so each length and SHA-256 was checked.
             long bytes = handle.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
-            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, decoded.size(), bytes);
+            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, List.copyOf(decoded.keySet()), bytes);
         } catch (SavepointCorruptedException e) {
             return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file());
         } catch (SavepointIncompatibleException e) {
@@ -91,6 +96,6 @@ public final class SavepointVerifier {
 
     private static Outcome failed(String jobId, String savepointId, Failure failure, SavepointStorageException e,
                                   String file) {
-        return new Outcome(jobId, savepointId, Verdict.FAILED, failure, String.valueOf(e.getMessage()), file, 0, 0);
+        return new Outcome(jobId, savepointId, Verdict.FAILED, failure, String.valueOf(e.getMessage()), file, List.of(), 0);
     }
 }

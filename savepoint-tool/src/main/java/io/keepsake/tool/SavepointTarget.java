@@ -1,0 +1,41 @@
+package io.keepsake.tool;
+
+import io.keepsake.tool.internal.SavepointPath;
+
+import java.util.List;
+
+/**
+ * The savepoint a command was pointed at: {@code JOB SAVEPOINT} ids under the configured roots, or
+ * one savepoint directory path whose parent's parent is the savepoint root for that call.
+ *
+ * @param jobId       the job, or null when none was given
+ * @param savepointId the savepoint, or null when none was given
+ * @param path        the directory path given instead of ids, or null
+ */
+record SavepointTarget(String jobId, String savepointId, SavepointPath path) {
+
+    /**
+     * Reads the positional arguments: none, {@code JOB}, {@code JOB SAVEPOINT} or {@code PATH}.
+     *
+     * @throws ToolUsageException when there are more than two, or a path comes with a second argument
+     */
+    static SavepointTarget of(String command, List<String> arguments) {
+        if (arguments == null || arguments.isEmpty()) {
+            return new SavepointTarget(null, null, null);
+        }
+        if (arguments.size() > 2) {
+            throw new ToolUsageException("Cannot " + command + ": give JOB SAVEPOINT or one savepoint directory path, not "
+                    + arguments.size() + " arguments (" + String.join(" ", arguments) + ")");
+        }
+        String first = arguments.get(0);
+        if (SavepointPath.looksLikePath(first)) {
+            if (arguments.size() == 2) {
+                throw new ToolUsageException("Cannot " + command + ": a savepoint directory path names the job and the"
+                        + " savepoint already; drop the second argument (" + arguments.get(1) + ")");
+            }
+            SavepointPath path = SavepointPath.parse(first);
+            return new SavepointTarget(path.jobId(), path.savepointId(), path);
+        }
+        return new SavepointTarget(first, arguments.size() == 2 ? arguments.get(1) : null, null);
+    }
+}

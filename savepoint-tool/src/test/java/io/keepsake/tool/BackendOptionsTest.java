@@ -1,0 +1,54 @@
+package io.keepsake.tool;
+
+import io.keepsake.tool.internal.SavepointPath;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How the backend and its map are chosen from flags, the config file and a savepoint path. */
+class BackendOptionsTest {
+
+    @Test
+    void anHdfsPathSelectsTheHadoopBackendAndItsAddress() {
+        BackendOptions options = new BackendOptions();
+
+        BackendOptions.Resolved r = options.resolve(true,
+                SavepointPath.parse("hdfs://nn:8020/st/checkpoint/savepoint/700/sp-1"));
+
+        assertThat(r.backend()).isEqualTo("hdfs");
+        assertThat(r.configuration()).containsEntry("fs.defaultFS", "hdfs://nn:8020")
+                .containsEntry("namespace", "hdfs://nn:8020/st/checkpoint")
+                .containsEntry("savepoint.path", "hdfs://nn:8020/st/checkpoint/savepoint")
+                .containsEntry("create-roots", "false").doesNotContainKey("storage.type");
+    }
+
+    @Test
+    void anObjectStorePathAlsoNamesItsStorageType() {
+        BackendOptions.Resolved r = new BackendOptions().resolve(true,
+                SavepointPath.parse("s3a://bucket/st/checkpoint/savepoint/700/sp-1"));
+
+        assertThat(r.backend()).isEqualTo("hdfs");
+        assertThat(r.configuration()).containsEntry("storage.type", "s3a").containsEntry("fs.defaultFS", "s3a://bucket");
+    }
+
+    @Test
+    void writingCommandsDoNotAskForReadOnly() {
+        BackendOptions options = new BackendOptions();
+        options.namespace = "/data/ns";
+
+        assertThat(options.resolve(false, null).configuration()).isEqualTo(Map.of("namespace", "/data/ns"));
+    }
+
+    @Test
+    void keepsakesSeaTunnelPluginTypeChoosesLikeThePlugin() {
+        assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of("storage.type", "local")))
+                .isEqualTo("localfile");
+        assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of("fs.defaultFS", "hdfs://nn:8020")))
+                .isEqualTo("hdfs");
+        assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of())).isEqualTo("localfile");
+        assertThat(BackendOptions.backendOfSeaTunnelType("hdfs", Map.of())).isEqualTo("hdfs");
+        assertThat(BackendOptions.canonical("Local")).isEqualTo("localfile");
+    }
+}

@@ -1,0 +1,36 @@
+package io.keepsake.tool;
+
+import io.keepsake.storage.SavepointHandle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Item 7: progress on stderr only when asked for or attached to a terminal, never on stdout. */
+class ProgressOutputTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void verifyIsQuietWhenPipedAndReportsWhenAsked() throws Exception {
+        Path ns = temp.resolve("ns");
+        SavepointHandle sp = ToolRun.savepoint(ns, 6);
+        long bytes = sp.meta().manifest().stream().mapToLong(e -> e.length()).sum();
+
+        ToolRun.Result piped = ToolRun.run("verify", "--namespace", ns.toString());
+        ToolRun.Result always = ToolRun.run("verify", "--progress", "always", "--namespace", ns.toString());
+        ToolRun.Result json = ToolRun.run("verify", "--json", "--namespace", ns.toString());
+
+        assertThat(System.console()).as("the test JVM is not attached to a terminal").isNull();
+        assertThat(piped.exitCode()).isZero();
+        assertThat(piped.err()).isEmpty();
+        assertThat(json.err()).isEmpty();
+        assertThat(always.exitCode()).isZero();
+        assertThat(always.err()).startsWith("\rverify: ").contains("of " + io.keepsake.tool.internal.Progress.bytes(bytes),
+                "(100%)").endsWith("\n");
+        assertThat(always.out()).isEqualTo(piped.out()).doesNotContain("\r");
+    }
+}
