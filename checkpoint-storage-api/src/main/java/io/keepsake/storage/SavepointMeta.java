@@ -29,6 +29,7 @@ public record SavepointMeta(int formatVersion, String savepointId, String jobId,
                             String producerVersion, long triggerTimestamp, long completedTimestamp,
                             String payloadFormat, List<ManifestEntry> manifest, Map<String, String> properties) {
 
+    /** Validates the components (and copies collections). */
     public SavepointMeta {
         Names.requireSafeName("savepoint id", savepointId);
         Names.requireSafeName("job id", jobId);

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 public record SavepointRequest(String jobId, String savepointId, SavepointKind kind, String producerVersion,
                                String payloadFormat, long triggerTimestamp, Map<String, String> properties) {
 
+    /** Validates the components (and copies collections). */
     public SavepointRequest {
         Names.requireSafeName("job id", jobId);
         Names.requireSafeName("savepoint id", savepointId);

@@ -18,6 +18,7 @@ import java.util.Objects;
 public record OpenedStorage(String backend, Map<String, String> configuration, CheckpointStorage checkpoints,
                             SavepointStorage savepoints) implements AutoCloseable {
 
+    /** Validates the components (and copies collections). */
     public OpenedStorage {
         Objects.requireNonNull(backend, "backend");
         configuration = Map.copyOf(configuration);
