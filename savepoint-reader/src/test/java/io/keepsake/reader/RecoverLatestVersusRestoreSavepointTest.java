@@ -142,4 +142,33 @@ class RecoverLatestVersusRestoreSavepointTest {
         assertThat(fallback.source()).isEqualTo(RestoredState.Source.LEGACY_CHECKPOINTS);
         assertThat(fallback.warnings()).singleElement().asString().contains(sp.savepointId(), "corrupted");
     }
+
+    @Test
+    void aSavepointRestoresIntoANewJobIdAndThatJobsCleanupLeavesItAlone() throws Exception {
+        SavepointHandle old = savepoint(4, 1, 2);
+        String newJob = "8";
+
+        // The engine restores job 7's savepoint on purpose and runs it as job 8: it re-stamps the job id.
+        RestoredState restored = restorer.restoreSavepoint(Long.toString(JOB), old.savepointId());
+        for (CompletedCheckpoint cp : restored.checkpoints().values()) {
+            CompletedCheckpoint asNewJob = new CompletedCheckpoint(8, cp.pipelineId(), restored.nextCheckpointId(),
+                    cp.triggerTimestamp(), CheckpointType.CHECKPOINT_TYPE, cp.completedTimestamp(), cp.taskStates(),
+                    cp.taskStatistics());
+            storage.storeCheckPoint(new PipelineState(newJob, cp.pipelineId(), asNewJob.checkpointId(),
+                    LegacyCheckpointCodec.encodeCheckpoint(asNewJob)));
+        }
+        RestoredState recoveredNewJob = restorer.recoverLatest(newJob);
+        assertThat(recoveredNewJob.checkpoints().values()).allSatisfy(cp -> {
+            assertThat(cp.jobId()).isEqualTo(8);
+            assertThat(cp.checkpointId()).isEqualTo(5);
+        });
+        assertThat(recoveredNewJob.checkpoints().get(1).taskStates()).isEqualTo(restored.checkpoints().get(1).taskStates());
+
+        storage.deleteCheckpoint(newJob);   // job 8 finishes: its terminal cleanup
+        storage.deleteSavepoints(newJob);
+
+        assertThat(storage.listSavepoints(Long.toString(JOB))).containsExactly(old);
+        assertThat(restorer.restoreSavepoint(Long.toString(JOB), old.savepointId()).checkpoints())
+                .isEqualTo(restored.checkpoints());
+    }
 }
