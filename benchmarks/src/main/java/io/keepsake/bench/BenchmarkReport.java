@@ -158,7 +158,7 @@ public final class BenchmarkReport {
                 .append(" Encoding is included on every side; what a save wrote is deleted after it, untimed.")
                 .append(" Bytes per save: ").append(sizes.savepointWire).append(" B of v1 payloads / ")
                 .append(sizes.savepointLegacyFiles).append(" B of v0 files.\n");
-        md.append("- RestoreBenchmark: Keepsake `SavepointRestorer.byId` (`keepsakeRestoreById`: read metadata,")
+        md.append("- RestoreBenchmark: Keepsake `SavepointRestorer.restoreSavepoint` (`keepsakeRestoreById`: read metadata,")
                 .append(" check each payload's length and SHA-256, decode v1) vs the legacy path")
                 .append(" (`legacyLatestCheckpoint`: `getLatestCheckpoint` + `LegacyCheckpointCodec.decodeCheckpoint`,")
                 .append(" nothing verified). Both read files written once at set-up, so from the page cache.\n");

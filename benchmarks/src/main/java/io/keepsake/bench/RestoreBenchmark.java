@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * The cost of restoring the state of a 4-pipeline job (~1 MiB per pipeline) from the local disk,
  * in milliseconds per restore:
  * <ul>
- *   <li>{@link #keepsakeRestoreById()}: {@link SavepointRestorer#byId(String, String)}, which reads
+ *   <li>{@link #keepsakeRestoreById()}: {@link SavepointRestorer#restoreSavepoint(String, String)}, which reads
  *       and verifies {@code _metadata.ser}, reads every payload while checking its length and
  *       SHA-256, and decodes engine-wire-v1;</li>
  *   <li>{@link #legacyLatestCheckpoint()}: the baseline, the SeaTunnel restore path: the latest v0
@@ -76,7 +76,7 @@ public class RestoreBenchmark {
     /** Keepsake: reads, verifies and decodes the savepoint. */
     @Benchmark
     public Map<Integer, CompletedCheckpoint> keepsakeRestoreById() {
-        return restorer.byId(BenchStates.JOB, SAVEPOINT_ID).checkpoints();
+        return restorer.restoreSavepoint(BenchStates.JOB, SAVEPOINT_ID).checkpoints();
     }
 
     /** Baseline: reads the latest legacy checkpoint of each pipeline and decodes it, unverified. */

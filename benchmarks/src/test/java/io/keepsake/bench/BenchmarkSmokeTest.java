@@ -59,7 +59,7 @@ class BenchmarkSmokeTest {
 
             SavepointHandle handle = benchmark.keepsakeSavepoint();
             Map<Integer, CompletedCheckpoint> restored = new SavepointRestorer(null, benchmark.storage())
-                    .byId(BenchStates.JOB, handle.savepointId()).checkpoints();
+                    .restoreSavepoint(BenchStates.JOB, handle.savepointId()).checkpoints();
             assertThat(restored.values()).containsExactlyElementsOf(saved);
             benchmark.deleteWritten();
             assertThat(benchmark.storage().listSavepoints(BenchStates.JOB)).isEmpty();

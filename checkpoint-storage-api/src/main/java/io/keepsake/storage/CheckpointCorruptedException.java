@@ -9,8 +9,11 @@ package io.keepsake.storage;
 public class CheckpointCorruptedException extends KeepsakeException {
     private static final long serialVersionUID = 1L;
 
+    /** The file that did not verify. */
     private final String file;
+    /** What was expected there. */
     private final String expected;
+    /** What was found there. */
     private final String actual;
 
     /** A corrupted legacy checkpoint at {@code file}; {@code expected} and {@code actual} may be null. */

@@ -10,6 +10,7 @@ import java.util.List;
  */
 public record GcReport(List<String> deleted, List<String> kept) {
 
+    /** Validates the components (and copies collections). */
     public GcReport {
         deleted = List.copyOf(deleted);
         kept = List.copyOf(kept);

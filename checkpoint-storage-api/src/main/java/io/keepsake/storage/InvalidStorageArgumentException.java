@@ -7,6 +7,7 @@ package io.keepsake.storage;
 public class InvalidStorageArgumentException extends KeepsakeException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message. */
     public InvalidStorageArgumentException(String message) {
         super(message);
     }

@@ -10,10 +10,12 @@ package io.keepsake.storage;
 public class KeepsakeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message. */
     public KeepsakeException(String message) {
         super(message);
     }
 
+    /** An exception with a message and the cause. */
     public KeepsakeException(String message, Throwable cause) {
         super(message, cause);
     }

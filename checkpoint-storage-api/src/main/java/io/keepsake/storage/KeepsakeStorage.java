@@ -40,6 +40,18 @@ public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
         return open(fs, namespace, savepointRoot, 0);
     }
 
+    /**
+     * Registers a listener told of this storage's savepoint commits and aborts, garbage
+     * collections and, through the restorer, restores and verification failures; views made with
+     * {@link #withSavepointRoot} share it.
+     *
+     * @throws InvalidStorageArgumentException when {@code listener} is null
+     */
+    void addListener(StorageListener listener);
+
+    /** The registered listeners as one, for components that act on this storage's behalf (the restorer). */
+    StorageListener listener();
+
     /** The checkpoint root, in the backend's path syntax. */
     String namespace();
 

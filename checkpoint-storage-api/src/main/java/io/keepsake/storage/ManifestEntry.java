@@ -10,6 +10,7 @@ import java.util.Objects;
  */
 public record ManifestEntry(int pipelineId, long checkpointId, String file, long length, String sha256) {
 
+    /** Validates the components (and copies collections). */
     public ManifestEntry {
         Names.requireSafeName("manifest file name", file);
         if (length < 0) {

@@ -15,6 +15,7 @@ import java.util.Objects;
  */
 public record PipelineState(String jobId, int pipelineId, long checkpointId, byte[] states) {
 
+    /** Validates the components (and copies collections). */
     public PipelineState {
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(states, "states");

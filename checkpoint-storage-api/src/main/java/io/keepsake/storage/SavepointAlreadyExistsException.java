@@ -4,10 +4,12 @@ package io.keepsake.storage;
 public class SavepointAlreadyExistsException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message. */
     public SavepointAlreadyExistsException(String message) {
         super(message);
     }
 
+    /** An exception with a message and the cause. */
     public SavepointAlreadyExistsException(String message, Throwable cause) {
         super(message, cause);
     }

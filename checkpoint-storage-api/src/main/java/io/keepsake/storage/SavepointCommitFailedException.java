@@ -4,6 +4,7 @@ package io.keepsake.storage;
 public class SavepointCommitFailedException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message and the cause. */
     public SavepointCommitFailedException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -7,6 +7,7 @@ package io.keepsake.storage;
 public class SavepointCommitStateUnknownException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message and the cause. */
     public SavepointCommitStateUnknownException(String message, Throwable cause) {
         super(message, cause);
     }

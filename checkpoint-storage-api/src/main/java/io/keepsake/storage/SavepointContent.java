@@ -15,6 +15,7 @@ import java.util.Objects;
  */
 public record SavepointContent(SavepointHandle handle, Map<String, byte[]> payloads) {
 
+    /** Validates the components (and copies collections). */
     public SavepointContent {
         Objects.requireNonNull(handle, "handle");
         payloads = Collections.unmodifiableMap(new LinkedHashMap<>(payloads));

@@ -7,14 +7,19 @@ package io.keepsake.storage;
 public class SavepointCorruptedException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** The file that did not verify. */
     private final String file;
+    /** What was expected there. */
     private final String expected;
+    /** What was found there. */
     private final String actual;
 
+    /** An exception naming the file that did not verify, with the expected and the found value. */
     public SavepointCorruptedException(String file, String message, String expected, String actual) {
         this(file, message, expected, actual, null);
     }
 
+    /** An exception naming the file that did not verify, with the expected and the found value. */
     public SavepointCorruptedException(String file, String message, String expected, String actual,
                                        Throwable cause) {
         super(compose(file, message, expected, actual), cause);

@@ -10,6 +10,7 @@ import java.util.Objects;
  */
 public record SavepointHandle(String location, SavepointMeta meta) {
 
+    /** Validates the components (and copies collections). */
     public SavepointHandle {
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(meta, "meta");

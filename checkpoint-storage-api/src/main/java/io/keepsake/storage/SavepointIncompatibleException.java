@@ -7,10 +7,14 @@ package io.keepsake.storage;
 public class SavepointIncompatibleException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** The format version found. */
     private final int foundVersion;
+    /** The oldest format version this build reads. */
     private final int minSupported;
+    /** The newest format version this build reads. */
     private final int maxSupported;
 
+    /** An exception naming the format version found and the window this build reads. */
     public SavepointIncompatibleException(String message, int foundVersion, int minSupported, int maxSupported) {
         super(message);
         this.foundVersion = foundVersion;

@@ -4,6 +4,7 @@ package io.keepsake.storage;
 public class SavepointNotFoundException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message. */
     public SavepointNotFoundException(String message) {
         super(message);
     }

@@ -7,10 +7,12 @@ package io.keepsake.storage;
 public class SavepointStorageException extends KeepsakeException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message. */
     public SavepointStorageException(String message) {
         super(message);
     }
 
+    /** An exception with a message and the cause. */
     public SavepointStorageException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -24,10 +24,15 @@ import java.util.TreeSet;
 public record StorageOptions(String namespace, String storageType, String savepointPath, int periodicMaxRetained,
                              Map<String, String> backendOptions, long leaseTimeoutMillis) {
 
+    /** The key of the checkpoint root (required). */
     public static final String NAMESPACE = "namespace";
+    /** The key of the storage type, which must match the backend. */
     public static final String STORAGE_TYPE = "storage.type";
+    /** The key of the savepoint root; default {@code <namespace>/savepoint}. */
     public static final String SAVEPOINT_PATH = "savepoint.path";
+    /** The key of the number of periodic savepoints kept per job; 0 keeps all. */
     public static final String PERIODIC_MAX_RETAINED = "savepoint.periodic.max-retained";
+    /** The key of the lease timeout of an in-flight savepoint attempt, in milliseconds. */
     public static final String LEASE_TIMEOUT = "savepoint.lease-timeout-ms";
 
     /**

@@ -20,6 +20,7 @@ import java.util.List;
 public record ActionState(ActionStateKey stateKey, List<ActionSubtaskState> subtaskStates,
                           ActionSubtaskState coordinatorState, int parallelism) {
 
+    /** Validates the components (and copies collections). */
     public ActionState {
         Checks.notNull(stateKey, "action state", "stateKey");
         Checks.notNull(subtaskStates, "action state", "subtaskStates");

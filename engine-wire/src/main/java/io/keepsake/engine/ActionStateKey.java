@@ -10,6 +10,7 @@ package io.keepsake.engine;
  */
 public record ActionStateKey(String name) {
 
+    /** Validates the components (and copies collections). */
     public ActionStateKey {
         Checks.notNull(name, "action state key", "name");
         int bad = firstUnpairedSurrogate(name);

@@ -20,6 +20,7 @@ public record ActionSubtaskState(ActionStateKey stateKey, int index, List<byte[]
     /** The index a coordinator's state carries. */
     public static final int COORDINATOR_INDEX = -1;
 
+    /** Validates the components (and copies collections). */
     public ActionSubtaskState {
         Checks.notNull(stateKey, "action subtask state", "stateKey");
         Checks.notNull(state, "action subtask state", "state");

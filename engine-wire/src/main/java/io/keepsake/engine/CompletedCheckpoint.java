@@ -35,6 +35,7 @@ public record CompletedCheckpoint(long jobId, int pipelineId, long checkpointId,
                                   Map<Long, TaskStatistics> taskStatistics,
                                   boolean restored) {
 
+    /** Validates the components (and copies collections). */
     public CompletedCheckpoint {
         String what = "completed checkpoint " + checkpointId + " of job " + jobId + " pipeline " + pipelineId;
         Checks.notNull(checkpointType, what, "checkpointType");

@@ -6,6 +6,7 @@ import io.keepsake.storage.SavepointStorageException;
 public class SavepointInProgressException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
+    /** An exception with a message. */
     public SavepointInProgressException(String message) {
         super(message);
     }

@@ -10,6 +10,7 @@ package io.keepsake.engine;
  */
 public record SubtaskStatistics(int subtaskIndex, long ackTimestamp, long stateSize, SubtaskStatus subtaskStatus) {
 
+    /** Validates the components (and copies collections). */
     public SubtaskStatistics {
         Checks.notNull(subtaskStatus, "subtask statistics", "subtaskStatus");
     }

@@ -22,6 +22,7 @@ import java.util.Objects;
 public record TaskStatistics(Long jobVertexId, List<SubtaskStatistics> subtaskStats, boolean[] subtaskCompleted,
                              int numAcknowledgedSubtasks, SubtaskStatistics latestAckedSubtaskStatistics) {
 
+    /** Validates the components (and copies collections). */
     public TaskStatistics {
         Checks.notNull(jobVertexId, "task statistics", "jobVertexId");
         Checks.notNull(subtaskStats, "task statistics " + jobVertexId, "subtaskStats");

@@ -4,28 +4,48 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.LegacyCheckpoints;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.StorageListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The restore facade: the newest complete savepoint of a job (also for a new job restoring from
- * an old job's savepoint), a savepoint by id, or by directory (also one copied elsewhere); and,
- * only when a job has no savepoint bundle at all, the legacy checkpoint scan (latest checkpoint
- * per pipeline, decoded with the v0 codec) with a warning. Falling back past a corrupted newest
- * savepoint to the previous intact one is off by default and logged at error level when used.
- * Immutable and thread-safe.
+ * The restore facade, with two deliberately different entries:
+ * <ul>
+ *   <li>{@link #recoverLatest(String)}, crash recovery: for each pipeline of the job, the newest
+ *   completed state, whether a legacy checkpoint file or a pipeline of a complete savepoint (the
+ *   highest checkpoint id wins; on a tie the savepoint, whose bytes are checksummed);</li>
+ *   <li>{@link #restoreSavepoint(String, String)} and {@link #restoreSavepointAt(String)}: one
+ *   savepoint chosen on purpose, by id or by directory (also one copied elsewhere, and also into
+ *   a job with another id), whatever checkpoints exist.</li>
+ * </ul>
+ * Recovery is only correct when the engine's checkpoint ids keep growing across a restore: the
+ * engine numbers its next checkpoint from {@link RestoredState#nextCheckpointId()}.
+ *
+ * <p>Every savepoint payload read is verified (length, SHA-256, decoding). During recovery, a
+ * savepoint that does not verify fails the restore unless {@link #withFallbackPastCorrupted} is on,
+ * in which case the next newest state of the affected pipelines is used and the skip is logged at
+ * error level. Restores and verification failures are reported to the storage's
+ * {@link StorageListener}s when the savepoint side is a {@link KeepsakeStorage}. Immutable and
+ * thread-safe.
  */
 public final class SavepointRestorer {
 
@@ -35,112 +55,249 @@ public final class SavepointRestorer {
     private final SavepointStorage savepoints;
     private final SavepointReaderRegistry registry;
     private final boolean fallbackPastCorrupted;
+    private final StorageListener listener;
 
-    /** A restorer over a storage that has both SPIs; the legacy scan is skipped when {@code checkpoints} is null. */
+    /** A restorer over one storage: its checkpoint files, its savepoints and its listeners. */
+    public SavepointRestorer(KeepsakeStorage storage) {
+        this(storage, storage);
+    }
+
+    /**
+     * A restorer over a checkpoint side and a savepoint side (normally the same storage);
+     * recovery ignores checkpoint files when {@code checkpoints} is null.
+     *
+     * @throws InvalidStorageArgumentException when {@code savepoints} is null
+     */
     public SavepointRestorer(CheckpointStorage checkpoints, SavepointStorage savepoints) {
         this(checkpoints, savepoints, SavepointReaderRegistry.standard(), false);
     }
 
     private SavepointRestorer(CheckpointStorage checkpoints, SavepointStorage savepoints,
                               SavepointReaderRegistry registry, boolean fallbackPastCorrupted) {
+        if (savepoints == null) {
+            throw new InvalidStorageArgumentException("Cannot create restorer: the savepoint storage is null");
+        }
         this.checkpoints = checkpoints;
         this.savepoints = savepoints;
         this.registry = registry;
         this.fallbackPastCorrupted = fallbackPastCorrupted;
+        this.listener = savepoints instanceof KeepsakeStorage k ? k.listener() : StorageListener.NONE;
     }
 
-    /** A copy that, when the newest savepoint is corrupted, restores the previous intact one instead. */
+    /**
+     * A copy whose recovery, when the savepoint holding a pipeline's newest state is corrupted,
+     * uses that pipeline's next newest state instead of failing.
+     */
     public SavepointRestorer withFallbackPastCorrupted(boolean enabled) {
         return new SavepointRestorer(checkpoints, savepoints, registry, enabled);
     }
 
     /**
-     * The newest complete savepoint of a job, or the legacy checkpoints when it has no savepoint bundle.
+     * Crash recovery: for each pipeline of the job, its newest completed state, checkpoint file or
+     * savepoint, by checkpoint id.
      *
-     * @throws SavepointNotFoundException      when there is neither
-     * @throws SavepointCorruptedException     when the newest savepoint does not verify (and fallback is off)
-     * @throws io.keepsake.storage.SavepointIncompatibleException when its format version is outside the window
+     * @throws SavepointNotFoundException      when the job has neither a savepoint nor a checkpoint
+     * @throws SavepointCorruptedException     when a savepoint holding a newest state does not verify
+     *                                         (and fallback is off)
+     * @throws io.keepsake.storage.SavepointIncompatibleException when such a savepoint's format
+     *                                         version is outside this build's window
+     * @throws io.keepsake.storage.CheckpointCorruptedException when a newest checkpoint file names
+     *                                         another job, pipeline or checkpoint
      */
-    public RestoredSavepoint latest(String jobId) {
-        List<SavepointEntry> candidates = new ArrayList<>(savepoints.scanSavepoints(jobId));
-        candidates.removeIf(SavepointEntry::incomplete);
-        if (candidates.isEmpty()) {
-            return legacy(jobId);
-        }
+    public RestoredState recoverLatest(String jobId) {
+        long start = System.nanoTime();
         List<String> warnings = new ArrayList<>();
-        SavepointCorruptedException first = null;
-        for (SavepointEntry entry : candidates) {
-            try {
-                SavepointHandle handle = entry.handle().orElseThrow(() -> entry.problem().orElseThrow());
-                return new RestoredSavepoint(RestoredSavepoint.Source.SAVEPOINT, Optional.of(handle),
-                        registry.read(savepoints, handle), warnings);
-            } catch (SavepointCorruptedException e) {
-                if (!fallbackPastCorrupted) {
-                    throw e;
-                }
-                first = first == null ? e : first;
-                String warning = "Skipped corrupted savepoint " + entry.savepointId() + " of job " + jobId + ": "
-                        + e.getMessage();
-                LOG.error("{}; falling back to the previous savepoint because fallback past corrupted savepoints is on",
-                        warning);
-                warnings.add(warning);
+        List<SavepointEntry> entries = new ArrayList<>(savepoints.scanSavepoints(jobId));
+        entries.removeIf(SavepointEntry::incomplete);
+        List<SavepointHandle> intact = new ArrayList<>();
+        for (SavepointEntry entry : entries) {
+            if (entry.handle().isPresent()) {
+                intact.add(entry.handle().get());
             }
         }
-        throw first;
+        long newestIntact = entries.stream().filter(e -> e.handle().isPresent())
+                .mapToLong(SavepointEntry::sortTime).max().orElse(Long.MIN_VALUE);
+        for (SavepointEntry entry : entries) {
+            if (entry.handle().isEmpty() && entry.sortTime() >= newestIntact) {
+                SavepointStorageException problem = entry.problem().orElseThrow();
+                if (!(problem instanceof SavepointCorruptedException corrupted)) {
+                    throw problem;
+                }
+                skipCorrupted(jobId, entry.savepointId(), corrupted, warnings);
+            }
+        }
+
+        Map<Integer, LegacyCheckpoints.Decoded> legacy = new TreeMap<>();
+        if (checkpoints != null) {
+            LegacyCheckpoints.latest(checkpoints, jobId).forEach(d -> legacy.put(d.pipelineId(), d));
+        }
+        if (intact.isEmpty() && legacy.isEmpty()) {
+            throw new SavepointNotFoundException("Cannot recover job " + jobId + ": it has no savepoint under "
+                    + savepoints.savepointRoot() + (checkpoints == null ? "" : " and no checkpoint"));
+        }
+
+        Map<String, Map<Integer, CompletedCheckpoint>> read = new HashMap<>();
+        Set<String> skipped = new HashSet<>();
+        long bytes = 0;
+        while (true) {
+            Map<Integer, SavepointHandle> chosen = newestSavepointPerPipeline(intact, skipped, legacy);
+            SavepointHandle unread = chosen.values().stream().filter(h -> !read.containsKey(h.savepointId()))
+                    .findFirst().orElse(null);
+            if (unread == null) {
+                return recovered(jobId, chosen, read, legacy, warnings, bytes, start);
+            }
+            try {
+                read.put(unread.savepointId(), registry.read(savepoints, unread));
+                bytes += unread.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
+            } catch (SavepointCorruptedException e) {
+                skipCorrupted(jobId, unread.savepointId(), e, warnings);
+                skipped.add(unread.savepointId());
+            }
+        }
     }
 
     /**
-     * One savepoint by id.
+     * For each pipeline whose newest state is in a savepoint, that savepoint (the newest-listed
+     * one on a tie between savepoints; a savepoint over a checkpoint file with the same id).
+     */
+    private static Map<Integer, SavepointHandle> newestSavepointPerPipeline(
+            List<SavepointHandle> intact, Set<String> skipped, Map<Integer, LegacyCheckpoints.Decoded> legacy) {
+        Map<Integer, Long> best = new HashMap<>();
+        legacy.forEach((pid, d) -> best.put(pid, d.checkpointId() - 1));
+        Map<Integer, SavepointHandle> chosen = new TreeMap<>();
+        for (SavepointHandle h : intact) {
+            if (skipped.contains(h.savepointId())) {
+                continue;
+            }
+            for (ManifestEntry e : h.meta().manifest()) {
+                Long current = best.get(e.pipelineId());
+                if (current == null || e.checkpointId() > current) {
+                    best.put(e.pipelineId(), e.checkpointId());
+                    chosen.put(e.pipelineId(), h);
+                }
+            }
+        }
+        return chosen;
+    }
+
+    private RestoredState recovered(String jobId, Map<Integer, SavepointHandle> chosen,
+                                    Map<String, Map<Integer, CompletedCheckpoint>> read,
+                                    Map<Integer, LegacyCheckpoints.Decoded> legacy, List<String> warnings,
+                                    long bytes, long start) {
+        Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
+        Map<Integer, RestoredState.Origin> origins = new TreeMap<>();
+        Set<Integer> pipelines = new HashSet<>(legacy.keySet());
+        pipelines.addAll(chosen.keySet());
+        for (int pid : pipelines) {
+            SavepointHandle h = chosen.get(pid);
+            if (h != null) {
+                CompletedCheckpoint cp = read.get(h.savepointId()).get(pid);
+                byPipeline.put(pid, cp);
+                origins.put(pid, new RestoredState.Origin(cp.checkpointId(), Optional.of(h.savepointId()),
+                        h.location()));
+            } else {
+                LegacyCheckpoints.Decoded d = legacy.get(pid);
+                byPipeline.put(pid, d.checkpoint());
+                origins.put(pid, new RestoredState.Origin(d.checkpointId(), Optional.empty(), d.source()));
+            }
+        }
+        if (byPipeline.isEmpty()) {
+            throw new SavepointNotFoundException("Cannot recover job " + jobId + ": every savepoint under "
+                    + savepoints.savepointRoot() + " was skipped as corrupted and it has no checkpoint");
+        }
+        Set<String> used = new HashSet<>();
+        chosen.values().forEach(h -> used.add(h.savepointId()));
+        RestoredState.Source source;
+        Optional<SavepointHandle> savepoint = Optional.empty();
+        if (chosen.size() == byPipeline.size() && used.size() == 1) {
+            source = RestoredState.Source.SAVEPOINT;
+            savepoint = Optional.of(chosen.values().iterator().next());
+        } else if (chosen.isEmpty()) {
+            source = RestoredState.Source.LEGACY_CHECKPOINTS;
+        } else {
+            source = RestoredState.Source.MIXED;
+        }
+        if (source == RestoredState.Source.LEGACY_CHECKPOINTS && read.isEmpty() && warnings.isEmpty()) {
+            String warning = "Job " + jobId + " has no savepoint bundle under " + savepoints.savepointRoot()
+                    + "; restored from its latest legacy checkpoints (unversioned v0 format, no checksums) for"
+                    + " pipelines " + byPipeline.keySet();
+            LOG.warn(warning);
+            warnings.add(warning);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        Map<Integer, String> described = new LinkedHashMap<>();
+        origins.forEach((pid, o) -> described.put(pid, "checkpoint " + o.checkpointId()
+                + o.savepointId().map(id -> " from savepoint " + id).orElse(" from a checkpoint file")));
+        LOG.info("Recovered job {}: {} ({} savepoint bytes verified in {} ms)", jobId, described, bytes,
+                took.toMillis());
+        listener.onRestore(jobId, savepoint.map(SavepointHandle::savepointId).orElse(null), bytes, took);
+        return new RestoredState(source, savepoint, byPipeline, origins, warnings);
+    }
+
+    private void skipCorrupted(String jobId, String savepointId, SavepointCorruptedException e, List<String> warnings) {
+        listener.onVerifyFailure(jobId, savepointId, e);
+        if (!fallbackPastCorrupted) {
+            throw e;
+        }
+        String warning = "Skipped corrupted savepoint " + savepointId + " of job " + jobId + ": " + e.getMessage();
+        LOG.error("{}; falling back to the next newest state because fallback past corrupted savepoints is on",
+                warning);
+        warnings.add(warning);
+    }
+
+    /**
+     * One savepoint chosen on purpose, by id, whatever checkpoints the job has.
      *
      * @throws SavepointNotFoundException  when it is not a complete savepoint
      * @throws SavepointCorruptedException when any byte does not verify
+     * @throws io.keepsake.storage.SavepointIncompatibleException when its format version is outside the window
      */
-    public RestoredSavepoint byId(String jobId, String savepointId) {
-        SavepointHandle handle = savepoints.readMetadata(jobId, savepointId);
-        return new RestoredSavepoint(RestoredSavepoint.Source.SAVEPOINT, Optional.of(handle),
-                registry.read(savepoints, handle), List.of());
+    public RestoredState restoreSavepoint(String jobId, String savepointId) {
+        long start = System.nanoTime();
+        return restore(savepoints, savepoints.readMetadata(jobId, savepointId), start);
     }
 
     /**
-     * The savepoint in {@code directory}, which must end in {@code <jobId>/<savepointId>}; the
-     * folder above the job folder is used as the savepoint root for this read only.
+     * The savepoint in {@code directory}, chosen on purpose, as Flink's {@code -s <path>}: the path
+     * must end in {@code <jobId>/<savepointId>}; the folder above the job folder is used as the
+     * savepoint root for this read only, so a savepoint copied elsewhere restores too.
      *
      * @throws InvalidStorageArgumentException when the path has no job and savepoint component
+     * @throws SavepointNotFoundException      when there is no complete savepoint there
+     * @throws SavepointCorruptedException     when any byte does not verify
      */
-    public RestoredSavepoint byPath(String directory) {
+    public RestoredState restoreSavepointAt(String directory) {
+        long start = System.nanoTime();
         String path = directory == null ? "" : directory.replaceAll("/+$", "");
         int last = path.lastIndexOf('/');
         int previous = last <= 0 ? -1 : path.lastIndexOf('/', last - 1);
         if (previous <= 0) {
-            throw new InvalidStorageArgumentException("Cannot restore from path: it must end in <jobId>/<savepointId>"
-                    + " below a root (" + directory + ")");
+            throw new InvalidStorageArgumentException("Cannot restore savepoint at path: it must end in"
+                    + " <jobId>/<savepointId> below a root (" + directory + ")");
         }
         String root = path.substring(0, previous);
         String jobId = path.substring(previous + 1, last);
         String savepointId = path.substring(last + 1);
         SavepointStorage view = savepoints.withSavepointRoot(root);
-        SavepointHandle handle = view.readMetadata(jobId, savepointId);
-        return new RestoredSavepoint(RestoredSavepoint.Source.SAVEPOINT, Optional.of(handle),
-                registry.read(view, handle), List.of());
+        return restore(view, view.readMetadata(jobId, savepointId), start);
     }
 
-    private RestoredSavepoint legacy(String jobId) {
-        if (checkpoints == null) {
-            throw new SavepointNotFoundException("Cannot restore job " + jobId + ": it has no savepoint under "
-                    + savepoints.savepointRoot());
+    private RestoredState restore(SavepointStorage from, SavepointHandle handle, long start) {
+        Map<Integer, CompletedCheckpoint> byPipeline;
+        try {
+            byPipeline = registry.read(from, handle);
+        } catch (SavepointCorruptedException e) {
+            listener.onVerifyFailure(handle.jobId(), handle.savepointId(), e);
+            throw e;
         }
-        List<LegacyCheckpoints.Decoded> latest = LegacyCheckpoints.latest(checkpoints, jobId);
-        if (latest.isEmpty()) {
-            throw new SavepointNotFoundException("Cannot restore job " + jobId + ": it has no savepoint under "
-                    + savepoints.savepointRoot() + " and no checkpoint");
-        }
-        Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
-        latest.forEach(d -> byPipeline.put(d.pipelineId(), d.checkpoint()));
-        String warning = "Job " + jobId + " has no savepoint bundle under " + savepoints.savepointRoot()
-                + "; restored from its latest legacy checkpoints (unversioned v0 format, no checksums) for pipelines "
-                + byPipeline.keySet();
-        LOG.warn(warning);
-        return new RestoredSavepoint(RestoredSavepoint.Source.LEGACY_CHECKPOINTS, Optional.empty(), byPipeline,
-                List.of(warning));
+        long bytes = handle.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        Map<Integer, RestoredState.Origin> origins = new TreeMap<>();
+        byPipeline.forEach((pid, cp) -> origins.put(pid, new RestoredState.Origin(cp.checkpointId(),
+                Optional.of(handle.savepointId()), handle.location())));
+        LOG.info("Restored savepoint {} of job {}: {} pipeline(s), {} bytes verified in {} ms ({})",
+                handle.savepointId(), handle.jobId(), byPipeline.size(), bytes, took.toMillis(), handle.location());
+        listener.onRestore(handle.jobId(), handle.savepointId(), bytes, took);
+        return new RestoredState(RestoredState.Source.SAVEPOINT, Optional.of(handle), byPipeline, origins, List.of());
     }
 }

@@ -47,7 +47,7 @@ class GoldenV1BundleTest {
     void theCommittedVersion1BundleRestoresExactly() throws IOException {
         Path root = copyBundle();
         try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), root.toString())) {
-            RestoredSavepoint r = new SavepointRestorer(storage, storage).latest(GoldenV1Bundle.JOB);
+            RestoredState r = new SavepointRestorer(storage, storage).recoverLatest(GoldenV1Bundle.JOB);
             assertThat(r.savepoint()).get().satisfies(h -> {
                 assertThat(h.savepointId()).isEqualTo(GoldenV1Bundle.SAVEPOINT);
                 assertThat(h.meta().formatVersion()).isEqualTo(1);
@@ -55,8 +55,8 @@ class GoldenV1BundleTest {
                 assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
             });
             assertThat(r.checkpoints()).isEqualTo(GoldenV1Bundle.expected());
-            RestoredSavepoint byPath = new SavepointRestorer(storage, storage)
-                    .byPath(root.resolve(GoldenV1Bundle.JOB).resolve(GoldenV1Bundle.SAVEPOINT).toString());
+            RestoredState byPath = new SavepointRestorer(storage, storage)
+                    .restoreSavepointAt(root.resolve(GoldenV1Bundle.JOB).resolve(GoldenV1Bundle.SAVEPOINT).toString());
             assertThat(byPath.checkpoints()).isEqualTo(GoldenV1Bundle.expected());
         }
     }

@@ -88,12 +88,12 @@ class SaveSessionAndRestoreTest {
         SavepointHandle h = save(storage, 42, SavepointKind.MANUAL, 9, 1, 2, 3);
         assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
         assertThat(h.meta().manifest()).extracting(ManifestEntry::checkpointId).containsOnly(9L);
-        RestoredSavepoint restored = restorer.latest("42");
-        assertThat(restored.source()).isEqualTo(RestoredSavepoint.Source.SAVEPOINT);
+        RestoredState restored = restorer.recoverLatest("42");
+        assertThat(restored.source()).isEqualTo(RestoredState.Source.SAVEPOINT);
         assertThat(restored.savepoint()).contains(h);
         assertThat(restored.checkpoints()).isEqualTo(expected(42, 9, 1, 2, 3));
         assertThat(restored.warnings()).isEmpty();
-        assertThat(restorer.byId("42", h.savepointId()).checkpoints()).isEqualTo(expected(42, 9, 1, 2, 3));
+        assertThat(restorer.restoreSavepoint("42", h.savepointId()).checkpoints()).isEqualTo(expected(42, 9, 1, 2, 3));
     }
 
     @Test
@@ -123,7 +123,7 @@ class SaveSessionAndRestoreTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(restorer.latest("43").checkpoints()).hasSize(pipelines)
+        assertThat(restorer.recoverLatest("43").checkpoints()).hasSize(pipelines)
                 .isEqualTo(expected(43, 5, 1, 2, 3, 4, 5, 6, 7, 8));
     }
 
@@ -249,8 +249,8 @@ class SaveSessionAndRestoreTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(restorer.latest("60").checkpoints()).isEqualTo(expected(60, 3, 1, 2));
-        assertThat(restorer.latest("61").checkpoints()).isEqualTo(expected(61, 4, 1, 2, 3));
+        assertThat(restorer.recoverLatest("60").checkpoints()).isEqualTo(expected(60, 3, 1, 2));
+        assertThat(restorer.recoverLatest("61").checkpoints()).isEqualTo(expected(61, 4, 1, 2, 3));
     }
 
     @Test
@@ -280,8 +280,8 @@ class SaveSessionAndRestoreTest {
         SavepointHandle h = RetainedCheckpoints.retainLatest(storage, storage, "80");
         assertThat(h.meta().kind()).isEqualTo(SavepointKind.RETAINED_CHECKPOINT);
         storage.deleteCheckpoint("80");
-        RestoredSavepoint restored = restorer.latest("80");
-        assertThat(restored.source()).isEqualTo(RestoredSavepoint.Source.SAVEPOINT);
+        RestoredState restored = restorer.recoverLatest("80");
+        assertThat(restored.source()).isEqualTo(RestoredState.Source.SAVEPOINT);
         assertThat(restored.checkpoints()).containsEntry(1, TestCheckpoints.of(80, 1, 3, CheckpointType.CHECKPOINT_TYPE))
                 .containsEntry(2, TestCheckpoints.of(80, 2, 3, CheckpointType.CHECKPOINT_TYPE));
     }
@@ -297,7 +297,7 @@ class SaveSessionAndRestoreTest {
         }
         assertThat(h.location()).startsWith(elsewhere);
         assertThat(storage.listSavepoints("90")).isEmpty();
-        assertThat(restorer.byPath(h.location()).checkpoints()).isEqualTo(expected(90, 2, 1));
+        assertThat(restorer.restoreSavepointAt(h.location()).checkpoints()).isEqualTo(expected(90, 2, 1));
     }
 
     @Test
@@ -305,16 +305,16 @@ class SaveSessionAndRestoreTest {
         SavepointHandle h = save(storage, 91, SavepointKind.MANUAL, 2, 1, 2);
         Path copy = temp.resolve("backup").resolve("91").resolve(h.savepointId());
         copyTree(Path.of(h.location()), copy);
-        assertThat(restorer.byPath(copy.toString() + "/").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
-        assertThatThrownBy(() -> restorer.byPath("sp-only")).isInstanceOf(InvalidStorageArgumentException.class);
+        assertThat(restorer.restoreSavepointAt(copy.toString() + "/").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
+        assertThatThrownBy(() -> restorer.restoreSavepointAt("sp-only")).isInstanceOf(InvalidStorageArgumentException.class);
 
         // a new job (id 9100) starts from job 91's savepoint, then saves and cleans up under its own id
-        assertThat(restorer.latest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
+        assertThat(restorer.recoverLatest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
         SavepointHandle own = save(storage, 9100, SavepointKind.MANUAL, 3, 1, 2);
         storage.deleteCheckpoint("9100");
         storage.deleteSavepoint("9100", own.savepointId());
         assertThat(storage.listSavepoints("91")).containsExactly(h);
-        assertThat(restorer.latest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
+        assertThat(restorer.recoverLatest("91").checkpoints()).isEqualTo(expected(91, 2, 1, 2));
     }
 
     static void copyTree(Path from, Path to) throws IOException {
@@ -338,9 +338,9 @@ class SaveSessionAndRestoreTest {
         byte[] bytes = Files.readAllBytes(payload);
         bytes[bytes.length / 2] ^= 0x01;
         Files.write(payload, bytes);
-        assertThatThrownBy(() -> restorer.latest("92")).isInstanceOf(SavepointCorruptedException.class)
+        assertThatThrownBy(() -> restorer.recoverLatest("92")).isInstanceOf(SavepointCorruptedException.class)
                 .hasMessageContaining(payload.getFileName().toString());
-        RestoredSavepoint fallback = restorer.withFallbackPastCorrupted(true).latest("92");
+        RestoredState fallback = restorer.withFallbackPastCorrupted(true).recoverLatest("92");
         assertThat(fallback.checkpoints()).isEqualTo(expected(92, 1, 1));
         assertThat(fallback.warnings()).singleElement().asString().contains(newest.savepointId()).contains("corrupted");
     }
@@ -352,14 +352,14 @@ class SaveSessionAndRestoreTest {
         SavepointMeta newer = new SavepointMeta(2, m.savepointId(), m.jobId(), m.kind(), "keepsake-2.0",
                 m.triggerTimestamp(), m.completedTimestamp(), m.payloadFormat(), m.manifest(), m.properties());
         Files.write(Path.of(h.location(), MetadataCodec.FILE_NAME), MetadataCodec.encode(newer));
-        assertThatThrownBy(() -> restorer.latest("93")).isInstanceOf(SavepointIncompatibleException.class)
+        assertThatThrownBy(() -> restorer.recoverLatest("93")).isInstanceOf(SavepointIncompatibleException.class)
                 .hasMessageContaining("newer engine").hasMessageContaining("format version 2")
                 .hasMessageContaining(h.savepointId());
     }
 
     @Test
     void aJobWithoutSavepointsOrCheckpointsHasNothingToRestore() {
-        assertThatThrownBy(() -> restorer.latest("94")).isInstanceOf(SavepointNotFoundException.class)
+        assertThatThrownBy(() -> restorer.recoverLatest("94")).isInstanceOf(SavepointNotFoundException.class)
                 .hasMessageContaining("94");
     }
 
@@ -369,8 +369,8 @@ class SaveSessionAndRestoreTest {
             CompletedCheckpoint cp = TestCheckpoints.of(95, 1, c, CheckpointType.CHECKPOINT_TYPE);
             storage.storeCheckPoint(new PipelineState("95", 1, c, LegacyCheckpointCodec.encodeCheckpoint(cp)));
         }
-        RestoredSavepoint r = restorer.latest("95");
-        assertThat(r.source()).isEqualTo(RestoredSavepoint.Source.LEGACY_CHECKPOINTS);
+        RestoredState r = restorer.recoverLatest("95");
+        assertThat(r.source()).isEqualTo(RestoredState.Source.LEGACY_CHECKPOINTS);
         assertThat(r.checkpoints()).containsExactly(Map.entry(1, TestCheckpoints.of(95, 1, 2, CheckpointType.CHECKPOINT_TYPE)));
         assertThat(r.warnings()).singleElement().asString().contains("no savepoint bundle").contains("legacy");
     }

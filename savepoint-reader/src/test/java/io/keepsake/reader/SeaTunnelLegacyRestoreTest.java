@@ -49,8 +49,8 @@ class SeaTunnelLegacyRestoreTest {
                 assertThat(storage.getLatestCheckpoint(job)).extracting(PipelineState::checkpointId)
                         .containsExactlyInAnyOrderElementsOf(latestId.values());
 
-                RestoredSavepoint restored = restorer.latest(job);
-                assertThat(restored.source()).isEqualTo(RestoredSavepoint.Source.LEGACY_CHECKPOINTS);
+                RestoredState restored = restorer.recoverLatest(job);
+                assertThat(restored.source()).isEqualTo(RestoredState.Source.LEGACY_CHECKPOINTS);
                 assertThat(restored.warnings()).singleElement().asString().contains(job).contains("legacy");
                 for (Map.Entry<Integer, String> e : latestFile.entrySet()) {
                     CompletedCheckpoint expected = LegacyCheckpointCodec.decodeFile(Fixtures.legacyV0File(job, e.getValue()), e.getValue());

@@ -75,7 +75,7 @@ class StopUpgradeRestoreFinishScenarioTest {
         // "upgrade": new storage instance; restore with the same job id
         try (CheckpointStorage after = openEngineStorage()) {
             SavepointRestorer restorer = new SavepointRestorer(after, (SavepointStorage) after);
-            RestoredSavepoint restored = restorer.latest(JOB);
+            RestoredState restored = restorer.recoverLatest(JOB);
             assertThat(restored.savepoint()).contains(savepoint);
             assertThat(restored.checkpoints()).containsEntry(1, TestCheckpoints.savepointOf(JOB_ID, 1, 5))
                     .containsEntry(2, TestCheckpoints.savepointOf(JOB_ID, 2, 5));
@@ -89,7 +89,7 @@ class StopUpgradeRestoreFinishScenarioTest {
             SavepointStorage savepoints = (SavepointStorage) after;
             assertThat(savepoints.listSavepoints(JOB)).containsExactly(savepoint);
             assertThat(savepoints.readSavepoint(JOB, savepoint.savepointId()).payloads()).hasSize(2);
-            assertThat(restorer.latest(JOB).checkpoints()).isEqualTo(restored.checkpoints());
+            assertThat(restorer.recoverLatest(JOB).checkpoints()).isEqualTo(restored.checkpoints());
         }
     }
 }

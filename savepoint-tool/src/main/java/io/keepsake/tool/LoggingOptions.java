@@ -31,10 +31,19 @@ public final class LoggingOptions {
         return verbose;
     }
 
-    /** Raises slf4j-simple's default level to info, unless the user already chose one with {@code -D}. */
+    /** The slf4j-simple property of Hadoop's native-library warning, silenced unless {@code --verbose}. */
+    public static final String NATIVE_CODE_LOADER_PROPERTY = "org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader";
+
+    /**
+     * Raises slf4j-simple's default level to info and shows Hadoop's native-library warning again,
+     * unless the user already chose levels with {@code -D}.
+     */
     static void enableInfoLogging() {
         if (System.getProperty(LEVEL_PROPERTY) == null) {
             System.setProperty(LEVEL_PROPERTY, "info");
+        }
+        if (System.getProperty(NATIVE_CODE_LOADER_PROPERTY) == null) {
+            System.setProperty(NATIVE_CODE_LOADER_PROPERTY, "info");
         }
     }
 }

@@ -20,6 +20,7 @@ import java.util.Optional;
 public record OpenedStorage(String backend, Map<String, String> configuration, CheckpointStorage checkpoints,
                             SavepointStorage savepoints) implements AutoCloseable {
 
+    /** Validates the components (and copies collections). */
     public OpenedStorage {
         Objects.requireNonNull(backend, "backend");
         configuration = Map.copyOf(configuration);

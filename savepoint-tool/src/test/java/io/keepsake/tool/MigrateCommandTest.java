@@ -60,8 +60,8 @@ class MigrateCommandTest {
             SavepointHandle handle = savepoints.readMetadata(ToolRun.JOB, id);
             assertThat(handle.meta().kind()).isEqualTo(SavepointKind.MANUAL);
             assertThat(handle.meta().properties()).containsEntry("migratedFrom", "legacy-v0");
-            assertThat(new SavepointRestorer(storage, savepoints).byId(ToolRun.JOB, id).checkpoints()).isEqualTo(legacy);
-            assertThat(new SavepointRestorer(storage, savepoints).latest(ToolRun.JOB).savepoint()).contains(handle);
+            assertThat(new SavepointRestorer(storage, savepoints).restoreSavepoint(ToolRun.JOB, id).checkpoints()).isEqualTo(legacy);
+            assertThat(new SavepointRestorer(storage, savepoints).recoverLatest(ToolRun.JOB).savepoint()).contains(handle);
             assertThat(storage.getAllCheckpoints(ToolRun.JOB)).hasSize(6);
         }
     }
@@ -121,7 +121,7 @@ class MigrateCommandTest {
             SavepointStorage savepoints = (SavepointStorage) storage;
             assertThat(savepoints.listSavepoints(ToolRun.JOB)).extracting(SavepointHandle::savepointId)
                     .containsExactly("sp-from-2-3-8");
-            assertThat(new SavepointRestorer(storage, savepoints).byId(ToolRun.JOB, "sp-from-2-3-8").checkpoints())
+            assertThat(new SavepointRestorer(storage, savepoints).restoreSavepoint(ToolRun.JOB, "sp-from-2-3-8").checkpoints())
                     .isEqualTo(legacy);
         }
     }

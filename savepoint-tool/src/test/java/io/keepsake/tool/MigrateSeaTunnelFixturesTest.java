@@ -64,7 +64,7 @@ class MigrateSeaTunnelFixturesTest {
             SavepointHandle handle = handles.get(0);
             assertThat(r.out()).contains(handle.savepointId(), handle.location());
             assertThat(handle.meta().properties()).containsEntry("migratedFrom", "legacy-v0");
-            assertThat(new SavepointRestorer(storage, savepoints).byId(job, handle.savepointId()).checkpoints())
+            assertThat(new SavepointRestorer(storage, savepoints).restoreSavepoint(job, handle.savepointId()).checkpoints())
                     .isEqualTo(expected)
                     .hasSize(expected.size());
         }

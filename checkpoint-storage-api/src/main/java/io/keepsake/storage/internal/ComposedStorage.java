@@ -13,6 +13,7 @@ import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -49,10 +50,12 @@ public final class ComposedStorage implements KeepsakeStorage {
     private final ExecutorService asyncWriter;
     private final boolean ownsFileSystem;
     private final int periodicMaxRetained;
+    private final Listeners listeners;
 
     private ComposedStorage(StorageLayout layout, InFlightAttempts inFlight, ExecutorService asyncWriter,
-                            boolean ownsFileSystem, int periodicMaxRetained) {
+                            boolean ownsFileSystem, int periodicMaxRetained, Listeners listeners) {
         this.layout = layout;
+        this.listeners = listeners;
         this.inFlight = inFlight;
         this.checkpoints = new LegacyCheckpointStore(layout);
         this.savepoints = new SavepointStore(layout, inFlight);
@@ -76,7 +79,7 @@ public final class ComposedStorage implements KeepsakeStorage {
         }
         StorageLayout layout = StorageLayout.of(fs, options.namespace(), options.savepointPath());
         return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis()), newAsyncWriter(),
-                true, options.periodicMaxRetained());
+                true, options.periodicMaxRetained(), new Listeners());
     }
 
     private static ExecutorService newAsyncWriter() {
@@ -104,7 +107,21 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public ComposedStorage withSavepointRoot(String root) {
-        return new ComposedStorage(layout.withSavepointRoot(root), inFlight, asyncWriter, false, periodicMaxRetained);
+        return new ComposedStorage(layout.withSavepointRoot(root), inFlight, asyncWriter, false, periodicMaxRetained,
+                listeners);
+    }
+
+    @Override
+    public void addListener(StorageListener listener) {
+        if (listener == null) {
+            throw new InvalidStorageArgumentException("Cannot add storage listener: it is null");
+        }
+        listeners.add(listener);
+    }
+
+    @Override
+    public StorageListener listener() {
+        return listeners;
     }
 
     @Override
@@ -224,7 +241,7 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public SavepointWriter beginSavepoint(SavepointRequest request) {
-        return savepoints.begin(request);
+        return savepoints.begin(request, listeners);
     }
 
     @Override
@@ -276,7 +293,10 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public GcReport collectGarbage(Duration olderThan) {
-        return collector.collect(olderThan);
+        long start = System.nanoTime();
+        GcReport report = collector.collect(olderThan);
+        listeners.onGc(report, Duration.ofNanos(System.nanoTime() - start));
+        return report;
     }
 
     @Override

@@ -228,11 +228,13 @@ public final class GarbageCollector {
 
     /** Removes what {@link #plan} finds; a candidate whose removal fails, or that came back to life, is kept. */
     public GcReport collect(Duration olderThan) {
+        long start = System.nanoTime();
         GcReport report = removeAll(plan(olderThan));
         removeEmptiedFolders(report);
         if (!report.deleted().isEmpty()) {
             LOG.info("Garbage collection under {} removed {} stale staging attempts, incomplete savepoint directories"
-                    + " or temporary files", layout.savepointRoot(), report.deleted().size());
+                    + " or temporary files in {} ms", layout.savepointRoot(), report.deleted().size(),
+                    Duration.ofNanos(System.nanoTime() - start).toMillis());
         }
         return report;
     }

@@ -12,6 +12,7 @@ import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
 import io.keepsake.storage.spi.FileStatus;
@@ -53,6 +54,11 @@ public final class SavepointStore {
 
     /** Starts a staged savepoint. */
     public SavepointWriter begin(SavepointRequest request) {
+        return begin(request, StorageListener.NONE);
+    }
+
+    /** Starts a staged savepoint whose commit or abort is reported to {@code listener}. */
+    public SavepointWriter begin(SavepointRequest request, StorageListener listener) {
         String target = layout.savepointDir(request.jobId(), request.savepointId());
         try {
             if (fs.stat(fs.child(target, MetadataCodec.FILE_NAME)).isPresent()) {
@@ -63,7 +69,7 @@ public final class SavepointStore {
             throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
                     + request.jobId() + ": " + e.getMessage() + " (" + target + ")", e);
         }
-        return StagedSavepointWriter.begin(layout, request, inFlight);
+        return StagedSavepointWriter.begin(layout, request, inFlight, listener);
     }
 
     /** The complete savepoints of a job, newest first. */

@@ -9,6 +9,7 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
 import io.keepsake.storage.spi.FileStatus;
@@ -23,6 +24,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -68,6 +70,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final String attemptId;
     private final boolean renameMode;
     private final InFlightAttempts inFlight;
+    private final StorageListener listener;
+    private final long startNanos = System.nanoTime();
     private final List<ManifestEntry> entries = new ArrayList<>();
     private final Set<Integer> pipelines = new HashSet<>();
     private final List<String> writtenFiles = new ArrayList<>();
@@ -76,7 +80,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private State state = State.OPEN;
 
     private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
-                                  InFlightAttempts inFlight) {
+                                  InFlightAttempts inFlight, StorageListener listener) {
+        this.listener = listener;
         this.fs = layout.fileSystem();
         this.request = request;
         this.jobDir = layout.savepointJobDir(request.jobId());
@@ -99,8 +104,19 @@ public final class StagedSavepointWriter implements SavepointWriter {
      */
     public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
                                               InFlightAttempts inFlight) {
+        return begin(layout, request, inFlight, StorageListener.NONE);
+    }
+
+    /**
+     * Like {@link #begin(StorageLayout, SavepointRequest, InFlightAttempts)}, telling {@code listener}
+     * of the commit or abort.
+     *
+     * @throws SavepointStorageException when the root, lease or work directory cannot be written
+     */
+    public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
+                                              InFlightAttempts inFlight, StorageListener listener) {
         String attemptId = newAttemptId(request.savepointId());
-        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight);
+        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight, listener);
         try {
             RootMarker.ensure(w.fs, layout.savepointRoot());
             w.lease = inFlight.acquire(w.workDir, layout.leasePath(request.jobId(), attemptId));
@@ -186,8 +202,11 @@ public final class StagedSavepointWriter implements SavepointWriter {
         } catch (IOException | RuntimeException e) {
             throw unknown("the savepoint is visible but could not be made durable", e);
         }
-        LOG.info("Committed savepoint {} of job {} with {} payload(s) ({})", request.savepointId(), request.jobId(),
-                manifest.size(), target);
+        long bytes = manifest.stream().mapToLong(ManifestEntry::length).sum();
+        Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        LOG.info("Committed savepoint {} of job {} with {} payload(s), {} bytes in {} ms ({})", request.savepointId(),
+                request.jobId(), manifest.size(), bytes, took.toMillis(), target);
+        listener.onCommit(request.jobId(), request.savepointId(), bytes, took);
         return new SavepointHandle(target, meta);
     }
 
@@ -353,7 +372,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
             stream.abandon();
         }
         cleanUp();
-        LOG.info("Aborted savepoint {} of job {} ({})", request.savepointId(), request.jobId(), workDir);
+        Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        LOG.info("Aborted savepoint {} of job {} after {} ms ({})", request.savepointId(), request.jobId(),
+                took.toMillis(), workDir);
+        listener.onAbort(request.jobId(), request.savepointId(), took);
     }
 
     private void abortQuietly() {

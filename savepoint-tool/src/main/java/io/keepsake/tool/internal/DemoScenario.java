@@ -3,7 +3,7 @@ package io.keepsake.tool.internal;
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.reader.RestoredSavepoint;
+import io.keepsake.reader.RestoredState;
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.reader.SavepointRestorer;
 import io.keepsake.storage.CheckpointStorage;
@@ -163,10 +163,10 @@ public final class DemoScenario {
         savepoints = (SavepointStorage) storage;
         check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the new instance lists the same savepoint");
 
-        begin("Restore the job (same job id) from its newest savepoint with SavepointRestorer");
+        begin("Recover the job (same job id) with SavepointRestorer.recoverLatest: the newest state of each pipeline");
         SavepointRestorer restorer = new SavepointRestorer(storage, savepoints);
-        RestoredSavepoint restored = restorer.latest(JOB);
-        check(restored.source() == RestoredSavepoint.Source.SAVEPOINT
+        RestoredState restored = restorer.recoverLatest(JOB);
+        check(restored.source() == RestoredState.Source.SAVEPOINT
                         && restored.savepoint().map(SavepointHandle::savepointId).orElse("").equals(savepoint.savepointId()),
                 "restored from savepoint " + savepoint.savepointId() + ", not from the legacy checkpoints");
         check(restored.checkpoints().equals(savepointState),
@@ -196,14 +196,14 @@ public final class DemoScenario {
         check(verify.exitCode() == 0 && verify.stdout().contains("OK"), "verify reads every byte and exits 0");
 
         begin("Restore again after cleanup");
-        check(restorer.latest(JOB).checkpoints().equals(savepointState), "the same state restores again");
+        check(restorer.recoverLatest(JOB).checkpoints().equals(savepointState), "the same state restores again");
 
         begin("Corruption: flip one byte in a copy of the savepoint");
         Path copyRoot = workDir.resolve("copied-savepoints");
         Path copy = copyRoot.resolve(JOB).resolve(savepoint.savepointId());
         copyDirectory(Path.of(savepoint.location()), copy);
         info("copied to " + copy);
-        check(restorer.byPath(copy.toString()).checkpoints().equals(savepointState),
+        check(restorer.restoreSavepointAt(copy.toString()).checkpoints().equals(savepointState),
                 "the copy restores from its new location (manifest names are relative)");
         ManifestEntry entry = meta.entryForPipeline(PIPELINES.get(0));
         Path victim = copy.resolve(entry.file());
@@ -213,7 +213,7 @@ public final class DemoScenario {
         Files.write(victim, bytes);
         info("flipped the lowest bit of byte " + position + " of " + victim);
         try {
-            restorer.byPath(copy.toString());
+            restorer.restoreSavepointAt(copy.toString());
             check(false, "restoring the flipped copy fails");
         } catch (SavepointCorruptedException e) {
             info("typed error: " + e.getClass().getSimpleName() + ": " + e.getMessage());

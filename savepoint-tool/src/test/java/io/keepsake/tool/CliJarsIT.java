@@ -1,0 +1,87 @@
+package io.keepsake.tool;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The two packaged CLIs: {@code keepsake.jar} with the HDFS backend and its Hadoop client, and
+ * the small {@code keepsake-local.jar} without them. Each is run as an operator runs it.
+ */
+class CliJarsIT {
+
+    private static final Path DIR = Path.of(System.getProperty("keepsake.cli.dir", "target"));
+    private static final Path FULL = DIR.resolve("keepsake.jar");
+    private static final Path LOCAL = DIR.resolve("keepsake-local.jar");
+
+    @TempDir
+    Path temp;
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private Run run(Path jar, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()));
+        command.addAll(List.of(args));
+        Path out = temp.resolve("out.txt");
+        Path err = temp.resolve("err.txt");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("%s finished", command).isTrue();
+        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static List<String> entries(Path jar) throws IOException {
+        try (JarFile f = new JarFile(jar.toFile())) {
+            return f.stream().map(ZipEntry::getName).toList();
+        }
+    }
+
+    @Test
+    void theSmallJarHasNoHadoopAndRunsTheDemo() throws Exception {
+        List<String> names = entries(LOCAL);
+        assertThat(names).contains("io/keepsake/tool/KeepsakeCli.class",
+                "io/keepsake/storage/localfile/LocalFileStorageFactory.class");
+        assertThat(names).noneMatch(n -> n.startsWith("org/apache/hadoop") || n.startsWith("io/keepsake/storage/hdfs/"));
+        assertThat(Files.size(LOCAL)).isLessThan(Files.size(FULL) / 5);
+
+        Run demo = run(LOCAL, "demo");
+        assertThat(demo.exitCode()).as(demo.err()).isZero();
+        assertThat(demo.out()).contains("checks passed");
+    }
+
+    @Test
+    void theSmallJarRefusesHdfsByName() throws Exception {
+        Run r = run(LOCAL, "list", "--backend", "hdfs", "--namespace", temp.resolve("ns").toString());
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.err()).contains("'hdfs'", "localfile");
+    }
+
+    @Test
+    void theFullJarRunsHdfsAndSilencesHadoopsNativeLibraryWarningUnlessVerbose() throws Exception {
+        assertThat(entries(FULL)).contains("io/keepsake/storage/hdfs/HdfsStorageFactory.class",
+                "org/apache/hadoop/fs/FileSystem.class");
+        String namespace = temp.resolve("hdfs-ns").toUri().toString();
+
+        Run quiet = run(FULL, "list", "--backend", "hdfs", "--namespace", namespace, "-D", "storage.type=local");
+        assertThat(quiet.exitCode()).as(quiet.err()).isZero();
+        assertThat(quiet.out()).contains("No savepoints");
+        assertThat(quiet.err()).doesNotContain("NativeCodeLoader");
+
+        // The same command with -v shows the warning, so the quiet run above did silence something.
+        Run verbose = run(FULL, "list", "-v", "--backend", "hdfs", "--namespace", namespace, "-D", "storage.type=local");
+        assertThat(verbose.exitCode()).as(verbose.err()).isZero();
+        assertThat(verbose.err()).contains("NativeCodeLoader");
+    }
+}
