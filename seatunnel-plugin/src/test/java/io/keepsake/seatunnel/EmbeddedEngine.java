@@ -81,8 +81,27 @@ final class EmbeddedEngine implements AutoCloseable {
 
     /** Restores a job from its latest state (as {@code seatunnel.sh -c conf -r jobId}). */
     long restore(Path conf, long jobId) throws Exception {
-        ClientJobProxy proxy = client.restoreExecutionContext(conf.toString(), null, jobConfig(conf), config, jobId).execute();
-        return proxy.getJobId();
+        boolean afterCancel = "CANCELED".equals(status(jobId));
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (true) {
+            ClientJobProxy proxy = client.restoreExecutionContext(conf.toString(), null, jobConfig(conf), config, jobId)
+                    .execute();
+            if (!afterCancel) {
+                return proxy.getJobId();
+            }
+            // Right after a cancel the engine may still hold the old run and answer "no need to submit
+            // again", leaving the job CANCELED: wait for the new run to show, and submit again if it never does.
+            long retry = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (System.nanoTime() - retry < 0) {
+                if (!"CANCELED".equals(status(jobId))) {
+                    return proxy.getJobId();
+                }
+                Thread.sleep(50);
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("Job " + jobId + " stayed CANCELED after restores for 120 s");
+            }
+        }
     }
 
     /** Triggers a savepoint (as {@code seatunnel.sh -s jobId}) and waits for SAVEPOINT_DONE. */

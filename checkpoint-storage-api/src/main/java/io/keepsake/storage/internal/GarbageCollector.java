@@ -33,8 +33,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Removal does not trust the plan: a directory is first renamed aside to a tombstone where the
  * file system renames atomically (so a writer publishing at that moment either wins, or finds its
- * staging gone and fails), a savepoint folder whose tombstone turns out to hold {@code _metadata.ser}
- * is put back,
+ * staging gone and fails), a savepoint folder is checked for {@code _metadata.ser} and a lease just
+ * before it is set aside and put back if its tombstone turns out to hold {@code _metadata.ser}
+ * (tombstones are left alone by other collections for one lease timeout, so the put-back cannot
+ * lose a race with them),
  * and a removal is reported only when the path is really gone. Thread-safe.
  */
 public final class GarbageCollector {
@@ -48,6 +50,9 @@ public final class GarbageCollector {
     static final String CHECKPOINT_TEMP = "checkpoint temporary file";
 
     private static final String TOMBSTONE_MARK = ".gc-";
+    private static final String SAVEPOINT_TOMBSTONE_MARK = ".gcsp-";
+    private static final java.util.regex.Pattern SAVEPOINT_TOMBSTONE_NAME =
+            java.util.regex.Pattern.compile("(.+)\\.gcsp-[0-9a-f]{16}");
     private static final java.util.regex.Pattern TOMBSTONE_NAME = java.util.regex.Pattern.compile(".+\\.gc-[0-9a-f]{16}");
 
     private final StorageLayout layout;
@@ -92,7 +97,8 @@ public final class GarbageCollector {
             if (s.modificationTime() > cutoff) {
                 continue;
             }
-            if (s.directory() && TOMBSTONE_NAME.matcher(s.name()).matches()) {
+            if (s.directory() && (TOMBSTONE_NAME.matcher(s.name()).matches()
+                    || SAVEPOINT_TOMBSTONE_NAME.matcher(s.name()).matches())) {
                 out.add(new GcCandidate(jobId, path, TOMBSTONE, s.modificationTime()));
             } else if (s.directory() && StorageLayout.attemptSavepointId(s.name()).isPresent()) {
                 FileStatus lease = leases.get(s.name());
@@ -267,8 +273,7 @@ public final class GarbageCollector {
                 return Optional.empty();
             }
             case TOMBSTONE -> {
-                fs.delete(c.path(), true);
-                return Optional.empty();
+                return removeTombstone(c);
             }
             default -> {
                 return removeDirectory(c);
@@ -280,7 +285,17 @@ public final class GarbageCollector {
         if (!fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
             return removeFileByFile(c);
         }
-        String tombstone = fs.child(layout.stagingDir(c.jobId()), name(c.path()) + TOMBSTONE_MARK
+        boolean savepointFolder = c.what().equals(INCOMPLETE);
+        if (savepointFolder) {
+            if (fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
+                return Optional.of("it became a complete savepoint meanwhile");
+            }
+            if (savepoints.isLeased(c.jobId(), name(c.path()), System.currentTimeMillis())) {
+                return Optional.of("an attempt took it up meanwhile");
+            }
+        }
+        String tombstone = fs.child(layout.stagingDir(c.jobId()), name(c.path())
+                + (savepointFolder ? SAVEPOINT_TOMBSTONE_MARK : TOMBSTONE_MARK)
                 + String.format("%016x", ThreadLocalRandom.current().nextLong()));
         fs.mkdirs(layout.stagingDir(c.jobId()));
         try {
@@ -288,12 +303,38 @@ public final class GarbageCollector {
         } catch (NoSuchFileException gone) {
             return Optional.of("it was published, aborted or removed meanwhile");
         }
-        if (c.what().equals(INCOMPLETE) && fs.stat(fs.child(tombstone, MetadataCodec.FILE_NAME)).isPresent()) {
-            fs.rename(tombstone, c.path());
-            return Optional.of("it became a complete savepoint meanwhile and was put back");
+        if (savepointFolder && fs.stat(fs.child(tombstone, MetadataCodec.FILE_NAME)).isPresent()) {
+            return putBack(tombstone, c.path());
         }
         fs.delete(tombstone, true);
         return Optional.empty();
+    }
+
+    /**
+     * A set-aside folder: an attempt's is deleted; a savepoint folder's is deleted only without
+     * {@code _metadata.ser}, and put back when it holds one (a collection that set it aside crashed,
+     * or lost a race with a writer publishing).
+     */
+    private Optional<String> removeTombstone(GcCandidate c) throws IOException {
+        java.util.regex.Matcher savepointFolder = SAVEPOINT_TOMBSTONE_NAME.matcher(name(c.path()));
+        if (savepointFolder.matches() && fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
+            return putBack(c.path(), fs.child(layout.savepointJobDir(c.jobId()), savepointFolder.group(1)));
+        }
+        fs.delete(c.path(), true);
+        return Optional.empty();
+    }
+
+    private Optional<String> putBack(String tombstone, String savepointDir) throws IOException {
+        try {
+            fs.rename(tombstone, savepointDir);
+            LOG.warn("Garbage collection put back {}: it became a complete savepoint while being collected", savepointDir);
+            return Optional.of("it became a complete savepoint meanwhile and was put back");
+        } catch (NoSuchFileException another) {
+            return Optional.of("another collection put it back");
+        } catch (java.nio.file.FileAlreadyExistsException taken) {
+            return Optional.of("it holds a complete savepoint but " + savepointDir + " is taken again; left at "
+                    + tombstone);
+        }
     }
 
     /**
