@@ -72,7 +72,8 @@ class CliJarsIT {
     void theFullJarRunsHdfsAndSilencesHadoopsNativeLibraryWarningUnlessVerbose() throws Exception {
         assertThat(entries(FULL)).contains("io/keepsake/storage/hdfs/HdfsStorageFactory.class",
                 "org/apache/hadoop/fs/FileSystem.class");
-        String namespace = temp.resolve("hdfs-ns").toUri().toString();
+        // list reads only: it creates no root, so the namespace must exist
+        String namespace = java.nio.file.Files.createDirectories(temp.resolve("hdfs-ns")).toUri().toString();
 
         Run quiet = run(FULL, "list", "--backend", "hdfs", "--namespace", namespace, "-D", "storage.type=local");
         assertThat(quiet.exitCode()).as(quiet.err()).isZero();

@@ -12,7 +12,6 @@ import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -20,18 +19,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -222,7 +217,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         Optional<String> missing;
         try {
-            missing = missingOrChanged(manifest);
+            missing = StagedFiles.missingOrChanged(fs, workDir, manifest);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
             throw failed("listing the staged payloads failed", e);
@@ -233,28 +228,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
     }
 
-    private Optional<String> missingOrChanged(List<ManifestEntry> manifest) throws IOException {
-        Map<String, FileStatus> present = new HashMap<>();
-        for (FileStatus s : fs.list(workDir)) {
-            present.put(s.name(), s);
-        }
-        for (ManifestEntry e : manifest) {
-            FileStatus s = present.get(e.file());
-            if (s == null || !s.regularFile()) {
-                return Optional.of("is missing (" + fs.child(workDir, e.file()) + ")");
-            }
-            if (s.length() != e.length()) {
-                return Optional.of("has " + s.length() + " bytes instead of " + e.length() + " ("
-                        + fs.child(workDir, e.file()) + ")");
-            }
-        }
-        return Optional.empty();
-    }
-
     /** Writes the metadata into staging, then renames staging onto the target in one step. */
     private void publishByRename(byte[] metaBytes) {
         try {
-            writeSynced(fs.child(workDir, MetadataCodec.FILE_NAME), metaBytes);
+            StagedFiles.writeSynced(fs, fs.child(workDir, MetadataCodec.FILE_NAME), metaBytes);
             fs.syncDirectory(workDir);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
@@ -266,7 +243,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             abortQuietly();
             throw alreadyExists(e);
         } catch (IOException | RuntimeException e) {
-            resolveAmbiguousPublication(metaBytes, hasMetadata(workDir, metaBytes), e);
+            resolveAmbiguousPublication(metaBytes, StagedFiles.hasMetadata(fs, workDir, metaBytes), e);
         }
     }
 
@@ -283,7 +260,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         String metadata = fs.child(target, MetadataCodec.FILE_NAME);
         try {
-            writeSynced(metadata, metaBytes);
+            StagedFiles.writeSynced(fs, metadata, metaBytes);
         } catch (FileAlreadyExistsException e) {
             abortQuietly();
             throw alreadyExists(e);
@@ -295,7 +272,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         Optional<String> missing;
         try {
-            missing = missingOrChanged(manifest);
+            missing = StagedFiles.missingOrChanged(fs, workDir, manifest);
         } catch (IOException | RuntimeException e) {
             missing = Optional.of("could not be checked after publication: " + e.getMessage());
         }
@@ -317,7 +294,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * it certainly did not when staging is still whole or was taken away; otherwise nobody can tell.
      */
     private void resolveAmbiguousPublication(byte[] metaBytes, boolean stagingIntact, Exception e) {
-        if (hasMetadata(target, metaBytes)) {
+        if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
             LOG.warn("Publishing savepoint {} of job {} reported an error but took effect ({})", request.savepointId(),
                     request.jobId(), target, e);
             return;
@@ -334,21 +311,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private SavepointAlreadyExistsException alreadyExists(Exception cause) {
         return new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
                 + request.jobId() + ": another savepoint with this id was published first (" + target + ")", cause);
-    }
-
-    private void writeSynced(String path, byte[] bytes) throws IOException {
-        try (SyncableOutputStream out = fs.createInExistingDirectory(path, true)) {
-            out.write(bytes);
-            out.sync();
-        }
-    }
-
-    private boolean hasMetadata(String dir, byte[] expected) {
-        try (InputStream in = fs.open(fs.child(dir, MetadataCodec.FILE_NAME))) {
-            return Arrays.equals(in.readNBytes(expected.length + 1), expected);
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
     }
 
     private SavepointCommitFailedException failed(String why, Throwable cause) {

@@ -1,0 +1,62 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The file-level checks and writes of the commit protocol: whether a work directory still holds
+ * every manifest file with its length, whether a directory holds exactly our metadata, and a
+ * synced must-create write that never recreates a missing directory. Stateless.
+ */
+final class StagedFiles {
+
+    private StagedFiles() {
+    }
+
+    /** What is wrong with the manifest's files in {@code directory} (missing, not a file, other length), or empty. */
+    static Optional<String> missingOrChanged(StorageFileSystem fs, String directory, List<ManifestEntry> manifest)
+            throws IOException {
+        Map<String, FileStatus> present = new HashMap<>();
+        for (FileStatus s : fs.list(directory)) {
+            present.put(s.name(), s);
+        }
+        for (ManifestEntry e : manifest) {
+            FileStatus s = present.get(e.file());
+            if (s == null || !s.regularFile()) {
+                return Optional.of("is missing (" + fs.child(directory, e.file()) + ")");
+            }
+            if (s.length() != e.length()) {
+                return Optional.of("has " + s.length() + " bytes instead of " + e.length() + " ("
+                        + fs.child(directory, e.file()) + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Creates {@code path} (its directory must exist), writes {@code bytes} and syncs them. */
+    static void writeSynced(StorageFileSystem fs, String path, byte[] bytes) throws IOException {
+        try (SyncableOutputStream out = fs.createInExistingDirectory(path, true)) {
+            out.write(bytes);
+            out.sync();
+        }
+    }
+
+    /** True when {@code directory}'s {@code _metadata.ser} holds exactly {@code expected}. */
+    static boolean hasMetadata(StorageFileSystem fs, String directory, byte[] expected) {
+        try (InputStream in = fs.open(fs.child(directory, MetadataCodec.FILE_NAME))) {
+            return Arrays.equals(in.readNBytes(expected.length + 1), expected);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+}
