@@ -55,6 +55,8 @@ public final class InFlightAttempts implements AutoCloseable {
         final String path;
         volatile long renewedNanos;
         volatile boolean lost;
+        /** Set, under the lease's lock, once the attempt ended; a renewal never writes the file after it. */
+        boolean released;
 
         Lease(String workDirectory, String path) {
             this.workDirectory = workDirectory;
@@ -69,12 +71,17 @@ public final class InFlightAttempts implements AutoCloseable {
      */
     Lease acquire(String workDirectory, String leasePath) throws IOException {
         Lease lease = new Lease(workDirectory, leasePath);
-        byWorkDirectory.put(workDirectory, lease);
-        try {
-            write(lease, true);
-        } catch (IOException | RuntimeException e) {
-            byWorkDirectory.remove(workDirectory);
-            throw e;
+        // Under the lease's lock, so that a renewal that sees the new entry waits for its first write
+        // instead of finding no file and taking the lease for lost.
+        synchronized (lease) {
+            byWorkDirectory.put(workDirectory, lease);
+            try {
+                write(lease, true);
+            } catch (IOException | RuntimeException e) {
+                byWorkDirectory.remove(workDirectory, lease);
+                lease.released = true;
+                throw e;
+            }
         }
         startRenewing();
         return lease;
@@ -86,10 +93,15 @@ public final class InFlightAttempts implements AutoCloseable {
             return;
         }
         byWorkDirectory.remove(lease.workDirectory, lease);
-        try {
-            fs.delete(lease.path, false);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("Cannot remove lease {}; garbage collection will", lease.path, e);
+        // A renewal that already listed this lease must not write its file again after it is deleted
+        // (an orphaned fresh lease would hold up gc for a whole timeout): the two take the lease's lock.
+        synchronized (lease) {
+            lease.released = true;
+            try {
+                fs.delete(lease.path, false);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("Cannot remove lease {}; garbage collection will", lease.path, e);
+            }
         }
     }
 
@@ -120,6 +132,9 @@ public final class InFlightAttempts implements AutoCloseable {
     }
 
     private void write(Lease lease, boolean first) throws IOException {
+        if (!first && lease.released) {
+            return;
+        }
         if (!first && fs.stat(lease.path).isEmpty()) {
             lease.lost = true;
             return;
@@ -153,7 +168,9 @@ public final class InFlightAttempts implements AutoCloseable {
                 continue;
             }
             try {
-                write(lease, false);
+                synchronized (lease) {
+                    write(lease, false);
+                }
             } catch (IOException | RuntimeException e) {
                 lease.lost = true;
                 LOG.warn("Cannot renew lease {}; its savepoint will not be published", lease.path, e);
