@@ -54,6 +54,7 @@ public final class HeapSection implements ReportSection {
         try {
             String namespace = trial.resolve("checkpoints").toString();
             String savepoints = trial.resolve("savepoints").toString();
+            java.nio.file.Files.createDirectories(trial.resolve("checkpoints"));
             try (KeepsakeStorage storage = KeepsakeStorage.open(new LocalFileSystem(), namespace, savepoints)) {
                 CompletedCheckpoint state = BenchStates.reportState(bytes, Long.parseLong(JOB), 1, 1, 5L);
                 DiskSection.save(storage, JOB, "fixture", state);

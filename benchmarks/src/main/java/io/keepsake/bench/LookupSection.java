@@ -95,6 +95,10 @@ public final class LookupSection implements ReportSection {
         }
     }
 
+    /**
+     * Saves {@code count} savepoints with checkpoint ids 1..count, one after the other (a job
+     * takes one savepoint at a time).
+     */
     private static void fill(KeepsakeStorage storage, String job, int count) {
         for (int i = 1; i <= count; i++) {
             CompletedCheckpoint state = BenchStates.reportState(64, Long.parseLong(job), 1, i, i);
