@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a heap that the parent sizes, and prints the heap it saw on one line starting with
  * {@value #PREFIX}: the live heap before the operation, the highest live heap after any
  * collection during it, the live heap after it (with its result still held) and the number of
- * collections. "Live" is heap used right after a full {@code System.gc()} or after a collection,
+ * collections, and the bytes the JVM's threads allocated during it. "Live" is heap used right after a full {@code System.gc()} or after a collection,
  * so it excludes garbage not yet collected. Exits 3 on OutOfMemoryError.
  *
  * <p>Usage: {@code HeapProbe save|restore NAMESPACE SAVEPOINT_ROOT JOB SAVEPOINT_ID BYTES}.
@@ -65,20 +65,35 @@ public final class HeapProbe {
             long base = liveHeap();
             PEAK_AFTER_GC.set(base);
             COLLECTIONS.set(0);
+            long allocatedBefore = allocatedBytes();
             if (mode.equals("save")) {
                 result = DiskSection.save(storage, job, savepointId, state);
             } else {
                 result = new SavepointRestorer(storage).restoreSavepoint(job, savepointId).checkpoints();
             }
+            long allocated = allocatedBytes() - allocatedBefore;
             int collections = COLLECTIONS.get();
             long peak = PEAK_AFTER_GC.get();
             long after = liveHeap();
             System.out.println(PREFIX + " base=" + base + " peak=" + peak + " after=" + after + " gcs=" + collections
+                    + " allocated=" + allocated
                     + " held=" + (result != null) + (state != null ? " state=" + state.pipelineId() : ""));
         } catch (OutOfMemoryError e) {
             System.out.println(PREFIX + " oom");
             System.exit(OUT_OF_MEMORY);
         }
+    }
+
+    /** Bytes allocated so far by the threads alive now (threads that ended are not counted). */
+    private static long allocatedBytes() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads) {
+            long total = 0;
+            for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+                total += Math.max(0, bytes);
+            }
+            return total;
+        }
+        return -1;
     }
 
     /** Heap used after a full collection. */

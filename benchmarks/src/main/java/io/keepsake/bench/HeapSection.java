@@ -99,7 +99,8 @@ public final class HeapSection implements ReportSection {
         GoalRow.Verdict verdict = !met ? GoalRow.Verdict.NOT_MET
                 : probe.stateBytes() >= 1024 * ReportOptions.MIB ? GoalRow.Verdict.MET : GoalRow.Verdict.REPORTED;
         return new GoalRow(comparison, GOAL, mib(extra) + " MiB", "one run; " + probe.collections()
-                + " collections; completed with " + String.join(" ", flags), verdict);
+                + " collections; " + mib(probe.allocated()) + " MiB allocated in all; completed with "
+                + String.join(" ", flags), verdict);
     }
 
     private Probe probe(List<String> flags, String mode, String namespace, String savepoints, String savepointId,
@@ -112,6 +113,7 @@ public final class HeapSection implements ReportSection {
         long peak = -1;
         long after = -1;
         int gcs = -1;
+        long allocated = -1;
         for (String line : run.output().split("\n")) {
             if (line.startsWith(HeapProbe.PREFIX + " base=")) {
                 for (String field : line.split(" ")) {
@@ -121,6 +123,7 @@ public final class HeapSection implements ReportSection {
                         case "peak" -> peak = Long.parseLong(kv[1]);
                         case "after" -> after = Long.parseLong(kv[1]);
                         case "gcs" -> gcs = Integer.parseInt(kv[1]);
+                        case "allocated" -> allocated = Long.parseLong(kv[1]);
                         default -> { }
                     }
                 }
@@ -128,7 +131,7 @@ public final class HeapSection implements ReportSection {
         }
         boolean completed = run.exitCode() == 0 && base >= 0;
         long extra = !completed ? -1 : mode.equals("save") ? peak - Math.max(base, after) : peak - after;
-        return new Probe(mode, run, completed, Math.max(0, extra), gcs, bytes, base, peak, after);
+        return new Probe(mode, run, completed, Math.max(0, extra), gcs, bytes, base, peak, after, allocated);
     }
 
     private static List<String> javaCommand(List<String> flags) {
@@ -151,8 +154,16 @@ public final class HeapSection implements ReportSection {
         return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
     }
 
+    /** The line of a child's output that says why it failed: an OutOfMemoryError, else the first error line. */
     private static String lastLine(String output) {
         String[] lines = output.strip().split("\n");
+        for (String marker : List.of("OutOfMemoryError", HeapProbe.PREFIX + " oom", "Exception", "keepsake ")) {
+            for (String line : lines) {
+                if (line.contains(marker)) {
+                    return line.strip().replace('|', '/');
+                }
+            }
+        }
         return lines.length == 0 ? "" : lines[lines.length - 1].strip().replace('|', '/');
     }
 
@@ -166,14 +177,15 @@ public final class HeapSection implements ReportSection {
 
     /** What one probe saw. */
     private record Probe(String mode, Run run, boolean completed, long extraBytes, int collections, long stateBytes,
-                         long base, long peak, long after) {
+                         long base, long peak, long after, long allocated) {
 
         String describe() {
             if (!completed) {
                 return "failed, exit " + run.exitCode() + " (" + lastLine(run.output()) + ")";
             }
             return "live before " + mib(base) + " MiB, highest after a collection " + mib(peak) + " MiB, after "
-                    + mib(after) + " MiB, " + collections + " collections";
+                    + mib(after) + " MiB, " + collections + " collections, " + mib(allocated)
+                    + " MiB allocated during the operation";
         }
     }
 }

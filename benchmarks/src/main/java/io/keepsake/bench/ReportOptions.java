@@ -43,7 +43,7 @@ public record ReportOptions(String mode, Path dataDirectory, List<Long> diskSize
 
     /** The full report: 1 MiB and 256 MiB, 10 vs 10,000 savepoints, a 256 MiB heap check; about 10 minutes. */
     public static ReportOptions full(Path dataDirectory) {
-        return new ReportOptions("full", dataDirectory, List.of(MIB, 256 * MIB), 2, List.of(21, 7), (int) MIB, 21,
+        return new ReportOptions("full", dataDirectory, List.of(MIB, 256 * MIB), 2, List.of(31, 7), (int) MIB, 41,
                 (int) MIB, 15, 20, 10, 10_000, 15, 256 * MIB, true, true, List.of(1, 2, 4, 8), 3);
     }
 
