@@ -65,6 +65,32 @@ public final class BenchStates {
         return List.copyOf(pipelines);
     }
 
+    /** Actions of the goals report's one-pipeline states, as in issue 10. */
+    public static final int REPORT_ACTIONS = 4;
+
+    /** Subtasks per action of the goals report's one-pipeline states, as in issue 10. */
+    public static final int REPORT_PARALLELISM = 16;
+
+    /**
+     * Returns one pipeline's checkpoint of {@value #REPORT_ACTIONS} actions x
+     * {@value #REPORT_PARALLELISM} subtasks of random bytes, {@code totalBytes} of state in all,
+     * with no task statistics (the SeaTunnel side cannot carry them, see {@link SeaTunnelPath}).
+     *
+     * @throws IllegalArgumentException when {@code totalBytes} is not a positive multiple of 64
+     */
+    public static CompletedCheckpoint reportState(long totalBytes, long jobId, int pipelineId, long checkpointId,
+                                                  long seed) {
+        int slots = REPORT_ACTIONS * REPORT_PARALLELISM;
+        if (totalBytes <= 0 || totalBytes % slots != 0 || totalBytes / slots > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Cannot generate report state: the size must be a positive multiple of "
+                    + slots + " (" + totalBytes + ")");
+        }
+        CompletedCheckpoint c = StateGenerators.sized(seed, REPORT_ACTIONS, REPORT_PARALLELISM,
+                (int) (totalBytes / slots));
+        return new CompletedCheckpoint(jobId, pipelineId, checkpointId, c.triggerTimestamp(), c.checkpointType(),
+                c.completedTimestamp(), c.taskStates(), java.util.Map.of());
+    }
+
     /** Returns the generated checkpoint moved into the benchmark job and the given pipeline. */
     private static CompletedCheckpoint inPipeline(CompletedCheckpoint c, int pipelineId) {
         return new CompletedCheckpoint(JOB_ID, pipelineId, c.checkpointId(), c.triggerTimestamp(), c.checkpointType(),

@@ -1,10 +1,13 @@
 /**
- * JMH benchmarks that compare Keepsake with what Apache SeaTunnel 2.3.x does today, and the
- * report command that runs them and writes a Markdown table.
+ * The goals report of issue 10 and the JMH benchmarks.
  *
- * <p>Each benchmark class names its baseline in its documentation and in
- * {@link io.keepsake.bench.BenchmarkReport}. The data is generated deterministically by
- * {@link io.keepsake.bench.BenchStates}; files go to {@link io.keepsake.bench.BenchFiles#baseDirectory()}
- * and are removed by the benchmarks' tear-down methods.
+ * <p>{@link io.keepsake.bench.BenchmarkReport} runs its {@link io.keepsake.bench.ReportSection}s
+ * (Keepsake beside the released SeaTunnel 2.3.8 path, {@link io.keepsake.bench.SeaTunnelPath},
+ * and the raw disk, interleaved round by round by {@link io.keepsake.bench.Interleaved}) and
+ * prints one {@link io.keepsake.bench.GoalRow} per goal. {@link io.keepsake.bench.JmhReport} runs
+ * the JMH benchmarks ({@code CodecBenchmark}, {@code SaveBenchmark}, {@code RestoreBenchmark}),
+ * which compare Keepsake with its own imitations of the legacy layout. The data is generated
+ * deterministically by {@link io.keepsake.bench.BenchStates}; files go to
+ * {@link io.keepsake.bench.BenchFiles#baseDirectory()} and are removed afterwards.
  */
 package io.keepsake.bench;
