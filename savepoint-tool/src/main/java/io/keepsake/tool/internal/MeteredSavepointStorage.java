@@ -122,6 +122,11 @@ public final class MeteredSavepointStorage implements SavepointStorage {
     }
 
     @Override
+    public List<io.keepsake.storage.SavepointHint> hintSavepoints(String jobId) {
+        return delegate.hintSavepoints(jobId);
+    }
+
+    @Override
     public List<String> listJobs() {
         return delegate.listJobs();
     }
