@@ -243,8 +243,13 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
         try {
-            fs.create(path, false).close();
+            fs.create(path, true).close();
             indexMarker = path;
+        } catch (FileAlreadyExistsException e) {
+            // the same claims under the same id: a racing attempt's marker, or one an abort left; it
+            // says what this savepoint holds, and this attempt does not own it (its abort leaves it)
+            LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
+                    request.jobId(), path);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
             throw failed("writing its index marker failed", e);
