@@ -43,6 +43,22 @@ public interface SavepointStorage {
     /** Every savepoint directory of a job, newest first, complete or not, with what is wrong with each. */
     List<SavepointEntry> scanSavepoints(String jobId);
 
+    /**
+     * The folders under a job's savepoint folder, each with the pipeline and checkpoint ids its
+     * index marker claims, found without reading any metadata (one listing of the job folder and
+     * one of its index). Claims are hints: verify a folder's metadata before trusting one. The
+     * default reads every folder's metadata and claims what verified.
+     */
+    default List<SavepointHint> hintSavepoints(String jobId) {
+        List<SavepointHint> hints = new java.util.ArrayList<>();
+        for (SavepointEntry e : scanSavepoints(jobId)) {
+            java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
+            e.handle().ifPresent(h -> h.meta().manifest().forEach(m -> claims.put(m.pipelineId(), m.checkpointId())));
+            hints.add(new SavepointHint(e.savepointId(), e.modificationTime(), claims));
+        }
+        return hints;
+    }
+
     /** The job ids that have a folder under the savepoint root. */
     List<String> listJobs();
 

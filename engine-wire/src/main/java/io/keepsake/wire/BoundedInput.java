@@ -5,23 +5,35 @@ import io.protostuff.Input;
 import io.protostuff.Output;
 import io.protostuff.Schema;
 import io.protostuff.WireFormat;
+import io.keepsake.storage.KeptArrayInput;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * A strict reader of the protostuff wire format (nested messages as start/end groups) over a byte
- * array, for untrusted input.
+ * array or a stream, for untrusted input.
  *
  * <p>Unlike protostuff's own {@code ByteArrayInput} it never trusts a declared length: every length
- * is checked against the bytes that remain, without integer overflow, before anything is
+ * is checked against the bytes that may remain, without integer overflow, before anything is
  * allocated. It checks that each field is read with the wire type its tag declares, that every
  * end-group tag closes the group it should, that the input does not end inside a group, and it
  * skips unknown fields (including whole unknown groups) iteratively, so hostile nesting cannot
  * overflow the stack. It also keeps a budget of "expanded" elements (such as runs of nulls a few
  * bytes can declare) so that a small input cannot demand a huge allocation.
+ *
+ * <p>Over a stream it holds one buffer of {@link #STREAM_BUFFER_BYTES}, never the whole input: a
+ * byte array field longer than what the buffer holds is read from the stream straight into the
+ * array it becomes (through {@link KeptArrayInput#readKept} when the stream offers it, so that a
+ * verifying stream can hash that array on another thread). The bound of a stream is the most bytes
+ * it may hold; a declared length beyond what is left of it is refused before any allocation, and
+ * a byte array above {@link #EXACT_ALLOCATION_BYTES} grows as its bytes arrive, so a bound larger
+ * than the real input cannot make the reader allocate more than that many bytes ahead of them.
+ * With {@code retainByteArrays} off, byte array fields are read, checked for length and dropped
+ * (decoded as empty arrays): a structural check in bounded memory.
  *
  * <p>Every failure is a {@link WireFormatException}. Not thread-safe: one instance per decode.
  */
@@ -30,9 +42,22 @@ final class BoundedInput implements Input {
     /** Deepest group nesting accepted, counting known and skipped groups. */
     public static final int MAX_DEPTH = 64;
 
-    private final byte[] buffer;
-    private final int limit;
+    /** The buffer between a stream and the reader: 16 KiB. */
+    static final int STREAM_BUFFER_BYTES = 16 * 1024;
+
+    /** Byte arrays up to this size are allocated whole once their length is checked; longer ones grow: 32 MiB. */
+    static final int EXACT_ALLOCATION_BYTES = 32 * 1024 * 1024;
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private final InputStream in;
+    private final long bound;
+    private final boolean capped;
+    private final boolean retainByteArrays;
+    private byte[] buffer;
+    private int limit;
     private int offset;
+    private long base;
     private int lastTag;
     private int depth;
     private final int[] openGroups = new int[MAX_DEPTH];
@@ -46,8 +71,31 @@ final class BoundedInput implements Input {
      * @param expansionBudget how many elements {@link #reserveExpansion} may hand out in total
      */
     public BoundedInput(byte[] buffer, long expansionBudget) {
+        this.in = null;
         this.buffer = buffer;
         this.limit = buffer.length;
+        this.bound = buffer.length;
+        this.capped = false;
+        this.retainByteArrays = true;
+        this.expansionBudget = expansionBudget;
+    }
+
+    /**
+     * Creates a reader over a stream that holds at most {@code bound} bytes; the stream stays open.
+     *
+     * @param in               the stream, read up to its end
+     * @param bound            the most bytes the stream may hold
+     * @param capped           true when the bound is a cap rather than the stream's known length,
+     *                         for the wording of errors
+     * @param retainByteArrays false to read byte array fields without keeping them
+     * @param expansionBudget  how many elements {@link #reserveExpansion} may hand out in total
+     */
+    BoundedInput(InputStream in, long bound, boolean capped, boolean retainByteArrays, long expansionBudget) {
+        this.in = in;
+        this.buffer = new byte[(int) Math.max(16, Math.min(STREAM_BUFFER_BYTES, bound + 1))];
+        this.bound = bound;
+        this.capped = capped;
+        this.retainByteArrays = retainByteArrays;
         this.expansionBudget = expansionBudget;
     }
 
@@ -58,21 +106,82 @@ final class BoundedInput implements Input {
      */
     public <T> T readMessage(T message, Schema<T> schema) throws IOException {
         schema.mergeFrom(this, message);
-        if (offset != limit || depth != 0) {
+        if (depth != 0 || hasMore()) {
             throw new WireFormatException("the message ended before the input did (offset "
-                    + offset + " of " + limit + ")");
+                    + offset() + (in == null ? " of " + limit : "") + ")");
         }
         return message;
     }
 
     /** Returns the read position, for error messages. */
     public int offset() {
-        return offset;
+        return (int) Math.min(Integer.MAX_VALUE, base + offset);
     }
 
-    /** Returns how many bytes remain unread. */
+    /** Returns how many bytes remain unread (over a stream, how many more it may hold). */
     public int remaining() {
+        return (int) Math.min(Integer.MAX_VALUE, left());
+    }
+
+    private long position() {
+        return base + offset;
+    }
+
+    private long left() {
+        return bound - position();
+    }
+
+    /** True when another byte can be read; over a stream, refills the buffer to find out. */
+    private boolean hasMore() throws IOException {
+        return offset < limit || (in != null && refill() > 0);
+    }
+
+    /**
+     * Moves the unread bytes to the front of the buffer and reads more after them; returns how
+     * many bytes are now unread (0 at the end of the stream).
+     */
+    private int refill() throws IOException {
+        if (in == null) {
+            return limit - offset;
+        }
+        int unread = limit - offset;
+        if (offset > 0) {
+            System.arraycopy(buffer, offset, buffer, 0, unread);
+            base += offset;
+            offset = 0;
+            limit = unread;
+        }
+        int n = in.read(buffer, limit, buffer.length - limit);
+        if (n > 0) {
+            limit += n;
+            if (base + limit > bound) {
+                throw tooLong();
+            }
+        }
         return limit - offset;
+    }
+
+    private WireFormatException tooLong() {
+        return new WireFormatException(capped ? "the payload is longer than the cap of " + bound + " bytes"
+                : "the input is longer than its " + bound + " bytes");
+    }
+
+    /** Makes {@code count} bytes (at most the buffer's size) readable at {@code offset}, or fails. */
+    private void require(int count) throws IOException {
+        while (limit - offset < count) {
+            int before = limit - offset;
+            if (in == null || refill() == before) {
+                throw new WireFormatException(count + " bytes are needed but "
+                        + (limit - offset) + " remain (offset " + offset() + ")");
+            }
+        }
+    }
+
+    private byte nextByte(String inside) throws IOException {
+        if (offset == limit && (in == null || refill() == 0)) {
+            throw new WireFormatException("the input ends inside " + inside + " (offset " + offset() + ")");
+        }
+        return buffer[offset++];
     }
 
     /**
@@ -99,15 +208,15 @@ final class BoundedInput implements Input {
 
     @Override
     public <T> int readFieldNumber(Schema<T> schema) throws IOException {
-        if (offset == limit) {
+        if (!hasMore()) {
             if (depth != 0) {
                 throw new WireFormatException("the input ends inside group field "
-                        + openGroups[depth - 1] + " (offset " + offset + ")");
+                        + openGroups[depth - 1] + " (offset " + offset() + ")");
             }
             lastTag = 0;
             return 0;
         }
-        int tagOffset = offset;
+        long tagOffset = position();
         int tag = readRawVarint32();
         int number = tag >>> 3;
         int wireType = tag & 7;
@@ -148,20 +257,20 @@ final class BoundedInput implements Input {
             case WireFormat.WIRETYPE_FIXED32 -> advance(4);
             case WireFormat.WIRETYPE_START_GROUP -> skipGroup(tag >>> 3);
             default -> throw new WireFormatException("field " + (tag >>> 3) + " has wire type "
-                    + (tag & 7) + ", which cannot be skipped (offset " + offset + ")");
+                    + (tag & 7) + ", which cannot be skipped (offset " + offset() + ")");
         }
     }
 
     /** Skips a group whose start tag was just read, iteratively, nested groups included. */
     private void skipGroup(int number) throws IOException {
-        int base = depth;
+        int outer = depth;
         push(number);
-        while (depth > base) {
-            if (offset == limit) {
+        while (depth > outer) {
+            if (!hasMore()) {
                 throw new WireFormatException("the input ends inside unknown group field " + number + " (offset "
-                        + offset + ")");
+                        + offset() + ")");
             }
-            int tagOffset = offset;
+            long tagOffset = position();
             int tag = readRawVarint32();
             int n = tag >>> 3;
             int wireType = tag & 7;
@@ -189,7 +298,7 @@ final class BoundedInput implements Input {
     private void push(int number) throws WireFormatException {
         if (depth == MAX_DEPTH) {
             throw new WireFormatException("groups nest deeper than " + MAX_DEPTH
-                    + " levels (offset " + offset + ")");
+                    + " levels (offset " + offset() + ")");
         }
         openGroups[depth++] = number;
     }
@@ -197,24 +306,52 @@ final class BoundedInput implements Input {
     private void expect(int wireType) throws WireFormatException {
         if ((lastTag & 7) != wireType) {
             throw new WireFormatException("field " + (lastTag >>> 3) + " has wire type "
-                    + (lastTag & 7) + " where the layout expects " + wireType + " (offset " + offset + ")");
+                    + (lastTag & 7) + " where the layout expects " + wireType + " (offset " + offset() + ")");
         }
     }
 
-    private void advance(int count) throws WireFormatException {
-        if (count < 0 || count > limit - offset) {
+    private void advance(int count) throws IOException {
+        if (count < 0 || count > left()) {
             throw new WireFormatException(count + " bytes are needed but "
-                    + (limit - offset) + " remain (offset " + offset + ")");
+                    + left() + " remain (offset " + offset() + ")");
         }
-        offset += count;
+        int buffered = limit - offset;
+        if (count <= buffered) {
+            offset += count;
+            return;
+        }
+        offset = limit;
+        long skip = count - buffered;
+        if (in instanceof KeptArrayInput kept) {
+            long n = kept.discard(skip);
+            base += limit + n;
+            offset = 0;
+            limit = 0;
+            if (n < skip) {
+                throw new WireFormatException(count + " bytes are needed but the input ended " + (skip - n)
+                        + " bytes short (offset " + offset() + ")");
+            }
+            return;
+        }
+        while (skip > 0) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, skip));
+            if (n < 0) {
+                throw new WireFormatException(count + " bytes are needed but the input ended " + skip
+                        + " bytes short (offset " + offset() + ")");
+            }
+            base += limit;
+            offset = n;
+            limit = n;
+            skip -= n;
+        }
     }
 
     private int readLength() throws IOException {
-        int lengthOffset = offset;
+        long lengthOffset = position();
         long length = readRawVarint64();
-        if (length < 0 || length > limit - offset) {
-            throw new WireFormatException("a declared length exceeds the input (" + length
-                    + " declared, " + (limit - offset) + " remain at offset " + lengthOffset + ")");
+        if (length < 0 || length > left()) {
+            throw new WireFormatException("a declared length exceeds the " + (capped ? "cap" : "input") + " ("
+                    + length + " declared, " + left() + " remain at offset " + lengthOffset + ")");
         }
         return (int) length;
     }
@@ -226,29 +363,37 @@ final class BoundedInput implements Input {
 
     /** Reads a varint of at most 10 bytes. */
     public long readRawVarint64() throws IOException {
+        if (limit - offset >= 10) {
+            long result = 0;
+            for (int shift = 0; shift < 70; shift += 7) {
+                byte b = buffer[offset++];
+                result |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return result;
+                }
+            }
+            throw new WireFormatException("a varint is longer than 10 bytes (offset " + offset() + ")");
+        }
         long result = 0;
         for (int shift = 0; shift < 70; shift += 7) {
-            if (offset == limit) {
-                throw new WireFormatException("the input ends inside a varint (offset " + offset
-                        + ")");
-            }
-            byte b = buffer[offset++];
+            byte b = nextByte("a varint");
             result |= (long) (b & 0x7F) << shift;
             if ((b & 0x80) == 0) {
                 return result;
             }
         }
-        throw new WireFormatException("a varint is longer than 10 bytes (offset " + offset + ")");
+        throw new WireFormatException("a varint is longer than 10 bytes (offset " + offset() + ")");
     }
 
-    private int readRawLittleEndian32() throws WireFormatException {
+    private int readRawLittleEndian32() throws IOException {
+        require(4);
         int start = offset;
-        advance(4);
+        offset += 4;
         return (buffer[start] & 0xFF) | (buffer[start + 1] & 0xFF) << 8 | (buffer[start + 2] & 0xFF) << 16
                 | (buffer[start + 3] & 0xFF) << 24;
     }
 
-    private long readRawLittleEndian64() throws WireFormatException {
+    private long readRawLittleEndian64() throws IOException {
         long low = readRawLittleEndian32() & 0xFFFFFFFFL;
         long high = readRawLittleEndian32() & 0xFFFFFFFFL;
         return low | high << 32;
@@ -336,17 +481,54 @@ final class BoundedInput implements Input {
     public String readString() throws IOException {
         expect(WireFormat.WIRETYPE_LENGTH_DELIMITED);
         int length = readLength();
-        String value = new String(buffer, offset, length, StandardCharsets.UTF_8);
-        offset += length;
-        return value;
+        if (length <= buffer.length) {
+            require(length);
+            String value = new String(buffer, offset, length, StandardCharsets.UTF_8);
+            offset += length;
+            return value;
+        }
+        return new String(readExactly(length), StandardCharsets.UTF_8);
     }
 
     @Override
     public byte[] readByteArray() throws IOException {
         expect(WireFormat.WIRETYPE_LENGTH_DELIMITED);
         int length = readLength();
-        byte[] value = Arrays.copyOfRange(buffer, offset, offset + length);
-        offset += length;
+        if (!retainByteArrays) {
+            advance(length);
+            return EMPTY;
+        }
+        return readExactly(length);
+    }
+
+    /** Reads {@code length} bytes, already checked against what is left, into a new array. */
+    private byte[] readExactly(int length) throws IOException {
+        if (in == null) {
+            byte[] value = Arrays.copyOfRange(buffer, offset, offset + length);
+            offset += length;
+            return value;
+        }
+        int buffered = Math.min(length, limit - offset);
+        byte[] value = new byte[Math.min(length, Math.max(buffered, EXACT_ALLOCATION_BYTES))];
+        System.arraycopy(buffer, offset, value, 0, buffered);
+        offset += buffered;
+        int filled = buffered;
+        while (filled < length) {
+            if (filled == value.length) {
+                value = Arrays.copyOf(value, (int) Math.min(length, 2L * value.length));
+            }
+            int n = in instanceof KeptArrayInput kept ? kept.readKept(value, filled, value.length - filled)
+                    : in.read(value, filled, value.length - filled);
+            if (n < 0) {
+                throw new WireFormatException("a field declares " + length + " bytes but the input ends after "
+                        + filled + " of them (offset " + offset() + ")");
+            }
+            filled += n;
+            base += n;
+            if (base + limit > bound) {
+                throw tooLong();
+            }
+        }
         return value;
     }
 
@@ -380,13 +562,13 @@ final class BoundedInput implements Input {
         schema.mergeFrom(this, message);
         if (!groupClosed || depth != myDepth) {
             throw new WireFormatException("schema " + schema.messageName() + " of group field " + number
-                    + " stopped before its end-group tag (offset " + offset + ")");
+                    + " stopped before its end-group tag (offset " + offset() + ")");
         }
         groupClosed = false;
         depth--;
         if (!schema.isInitialized(message)) {
             throw new WireFormatException("group field " + number + " (" + schema.messageName()
-                    + ") is missing a required field (offset " + offset + ")");
+                    + ") is missing a required field (offset " + offset() + ")");
         }
         return message;
     }
@@ -396,7 +578,12 @@ final class BoundedInput implements Input {
             throws IOException {
         expect(WireFormat.WIRETYPE_LENGTH_DELIMITED);
         int length = readLength();
-        output.writeByteRange(utf8String, fieldNumber, buffer, offset, length, repeated);
-        offset += length;
+        if (in == null) {
+            output.writeByteRange(utf8String, fieldNumber, buffer, offset, length, repeated);
+            offset += length;
+        } else {
+            byte[] bytes = readExactly(length);
+            output.writeByteRange(utf8String, fieldNumber, bytes, 0, length, repeated);
+        }
     }
 }

@@ -8,6 +8,7 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SubtaskStatistics;
 import io.keepsake.engine.SubtaskStatus;
 import io.keepsake.engine.TaskStatistics;
+import io.keepsake.storage.KeptArrayInput;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
@@ -128,7 +129,8 @@ public final class CheckpointWireCodec {
     }
 
     /**
-     * Reads the stream to its end (up to the cap this codec was created with) and decodes it; the stream stays open.
+     * Decodes a stream to its end (up to the cap this codec was created with); the stream stays
+     * open. The stream is read through one small buffer, never whole into memory.
      *
      * @param in         the payload stream
      * @param sourceName where the bytes came from, for error messages
@@ -137,13 +139,75 @@ public final class CheckpointWireCodec {
      */
     public CompletedCheckpoint decode(InputStream in, String sourceName) throws IOException {
         Objects.requireNonNull(in, "Cannot decode " + WHAT + ": in is null");
-        byte[] bytes = in.readNBytes(maxPayloadBytes);
-        if (bytes.length == maxPayloadBytes && in.read() != -1) {
-            throw new SavepointCorruptedException(sourceName, "Cannot decode " + WHAT
-                    + ": the payload is longer than the cap of " + maxPayloadBytes + " bytes",
-                    "at most " + maxPayloadBytes + " bytes", "more");
+        return fromWire(readWire(new BoundedInput(in, maxPayloadBytes, true, true, 0), sourceName), sourceName);
+    }
+
+    /**
+     * Decodes a stream of exactly {@code length} bytes (a manifest's length, say) to its end; the
+     * stream stays open. Memory beyond the decoded checkpoint is one small buffer: no payload
+     * length cap applies, and a stream of {@link KeptArrayInput} reads state arrays straight into
+     * place.
+     *
+     * @param in         the payload stream
+     * @param length     how many bytes the stream holds
+     * @param sourceName where the bytes came from, for error messages
+     * @throws SavepointCorruptedException when the stream is longer or the bytes are not a valid checkpoint
+     * @throws IOException                 when reading the stream fails
+     */
+    public CompletedCheckpoint decode(InputStream in, long length, String sourceName) throws IOException {
+        Objects.requireNonNull(in, "Cannot decode " + WHAT + ": in is null");
+        return fromWire(readWire(new BoundedInput(in, length, false, true, 0), sourceName), sourceName);
+    }
+
+    /**
+     * Checks that a stream of exactly {@code length} bytes is a valid engine-wire-v1 checkpoint
+     * without keeping its state objects, which are read and dropped: the check a verifier runs in
+     * bounded memory, whatever the size of the state. The stream stays open.
+     *
+     * @param in         the payload stream
+     * @param length     how many bytes the stream holds
+     * @param sourceName where the bytes came from, for error messages
+     * @throws SavepointCorruptedException when the stream is longer or the bytes are not a valid checkpoint
+     * @throws IOException                 when reading the stream fails
+     */
+    public CheckpointSummary check(InputStream in, long length, String sourceName) throws IOException {
+        Objects.requireNonNull(in, "Cannot check " + WHAT + ": in is null");
+        CompletedCheckpoint shell = fromWire(readWire(new BoundedInput(in, length, false, false, 0), sourceName),
+                sourceName);
+        return new CheckpointSummary(shell.jobId(), shell.pipelineId(), shell.checkpointId());
+    }
+
+    /**
+     * What a checked payload holds, without its state.
+     *
+     * @param jobId        the job's numeric id
+     * @param pipelineId   the pipeline
+     * @param checkpointId the checkpoint
+     */
+    public record CheckpointSummary(long jobId, int pipelineId, long checkpointId) {
+    }
+
+    private WireCheckpoint readWire(BoundedInput input, String sourceName) throws IOException {
+        WireCheckpoint wire;
+        try {
+            wire = Decoding.run(WHAT, sourceName, () -> {
+                try {
+                    return input.readMessage(new WireCheckpoint(), WireCheckpoint.SCHEMA);
+                } catch (WireFormatException e) {
+                    throw e;
+                } catch (IOException e) {
+                    throw new Decoding.StreamFailure(e);
+                }
+            });
+        } catch (Decoding.StreamFailure e) {
+            throw e.io();
         }
-        return decode(bytes, sourceName);
+        if (!wire.complete) {
+            throw new SavepointCorruptedException(sourceName, "Cannot decode " + WHAT + ": the end marker (tag 9)"
+                    + " is missing, so the payload was cut short or not written by " + FORMAT_NAME,
+                    "complete=true", "absent");
+        }
+        return wire;
     }
 
     /** Maps a checkpoint to its transfer objects: maps sorted by key, empty slots left out, end marker set. */

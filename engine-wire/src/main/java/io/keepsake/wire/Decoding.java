@@ -1,5 +1,7 @@
 package io.keepsake.wire;
 
+import java.io.IOException;
+
 import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointIncompatibleException;
@@ -22,6 +24,21 @@ final class Decoding {
     }
 
     private Decoding() {
+    }
+
+    /** A failure of the stream under a decoder (not of its bytes), carried out of {@link #run} unchanged. */
+    static final class StreamFailure extends RuntimeException {
+        private final IOException io;
+
+        StreamFailure(IOException io) {
+            super(io);
+            this.io = io;
+        }
+
+        /** The stream's own exception. */
+        IOException io() {
+            return io;
+        }
     }
 
     /** A decode step that may fail in any way. */
@@ -55,6 +72,8 @@ final class Decoding {
             throw same ? e : kind.corrupted(source, e.getMessage(), e);
         } catch (WireFormatException e) {
             throw kind.corrupted(source, "Cannot decode " + what + ": " + e.getMessage(), e);
+        } catch (StreamFailure e) {
+            throw e;
         } catch (Exception e) {
             throw kind.corrupted(source, "Cannot decode " + what + ": invalid content, "
                     + e.getClass().getSimpleName() + ": " + e.getMessage(), e);

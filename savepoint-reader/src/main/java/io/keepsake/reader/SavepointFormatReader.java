@@ -4,6 +4,7 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointStorage;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,4 +23,16 @@ public interface SavepointFormatReader {
      * @throws io.keepsake.storage.SavepointIncompatibleException when the payload format is not this reader's
      */
     Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle);
+
+    /**
+     * Reads, verifies and decodes every payload of a savepoint without keeping the decoded state,
+     * as a verifier does; returns the pipeline ids that checked, in order. The default reads
+     * through {@link #read}; a reader that can check in bounded memory overrides it.
+     *
+     * @throws io.keepsake.storage.SavepointCorruptedException   when any byte does not verify or decode
+     * @throws io.keepsake.storage.SavepointIncompatibleException when the payload format is not this reader's
+     */
+    default List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
+        return List.copyOf(read(storage, handle).keySet());
+    }
 }

@@ -6,6 +6,7 @@ import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.Versions;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -71,5 +72,17 @@ public final class SavepointReaderRegistry {
     public Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
         return forVersion(handle.meta().formatVersion(), "savepoint " + handle.savepointId() + " of job "
                 + handle.jobId() + " (" + handle.location() + ")").read(storage, handle);
+    }
+
+    /**
+     * Reads, verifies and decodes a savepoint with the reader of its format version without
+     * keeping its state, in bounded memory; returns the pipeline ids that checked, in order.
+     *
+     * @throws SavepointIncompatibleException when its version is outside the window
+     * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify or decode
+     */
+    public List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
+        return forVersion(handle.meta().formatVersion(), "savepoint " + handle.savepointId() + " of job "
+                + handle.jobId() + " (" + handle.location() + ")").check(storage, handle);
     }
 }

@@ -7,8 +7,8 @@ import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -107,40 +108,21 @@ public final class SavepointRestorer {
     public RestoredState recoverLatest(String jobId) {
         long start = System.nanoTime();
         List<String> warnings = new ArrayList<>();
-        List<SavepointEntry> entries = new ArrayList<>(savepoints.scanSavepoints(jobId));
-        entries.removeIf(SavepointEntry::incomplete);
-        List<SavepointHandle> intact = new ArrayList<>();
-        for (SavepointEntry entry : entries) {
-            if (entry.handle().isPresent()) {
-                intact.add(entry.handle().get());
-            }
-        }
-        long newestIntact = entries.stream().filter(e -> e.handle().isPresent())
-                .mapToLong(SavepointEntry::sortTime).max().orElse(Long.MIN_VALUE);
-        for (SavepointEntry entry : entries) {
-            if (entry.handle().isEmpty() && entry.sortTime() >= newestIntact) {
-                SavepointStorageException problem = entry.problem().orElseThrow();
-                if (!(problem instanceof SavepointCorruptedException corrupted)) {
-                    throw problem;
-                }
-                skipCorrupted(jobId, entry.savepointId(), corrupted, warnings);
-            }
-        }
-
         Map<Integer, LegacyCheckpoints.Decoded> legacy = new TreeMap<>();
         if (checkpoints != null) {
             LegacyCheckpoints.latest(checkpoints, jobId).forEach(d -> legacy.put(d.pipelineId(), d));
         }
-        if (intact.isEmpty() && legacy.isEmpty()) {
+        Candidates candidates = new Candidates(jobId, savepoints.hintSavepoints(jobId), warnings);
+        Map<Integer, SavepointHandle> chosen = candidates.choose(legacy);
+        candidates.checkUnclaimedCorrupted();
+        if (chosen.isEmpty() && legacy.isEmpty() && !candidates.skippedAny()) {
             throw new SavepointNotFoundException("Cannot recover job " + jobId + ": it has no savepoint under "
                     + savepoints.savepointRoot() + (checkpoints == null ? "" : " and no checkpoint"));
         }
 
         Map<String, Map<Integer, CompletedCheckpoint>> read = new HashMap<>();
-        Set<String> skipped = new HashSet<>();
         long bytes = 0;
         while (true) {
-            Map<Integer, SavepointHandle> chosen = newestSavepointPerPipeline(intact, skipped, legacy);
             SavepointHandle unread = chosen.values().stream().filter(h -> !read.containsKey(h.savepointId()))
                     .findFirst().orElse(null);
             if (unread == null) {
@@ -151,33 +133,140 @@ public final class SavepointRestorer {
                 bytes += unread.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
             } catch (SavepointCorruptedException e) {
                 skipCorrupted(jobId, unread.savepointId(), e, warnings);
-                skipped.add(unread.savepointId());
+                candidates.skip(unread.savepointId());
+                chosen = candidates.choose(legacy);
             }
         }
     }
 
     /**
-     * For each pipeline whose newest state is in a savepoint, that savepoint (the newest-listed
-     * one on a tie between savepoints; a savepoint over a checkpoint file with the same id).
+     * The savepoint folders of one job during a recovery: what each claims (its index marker, or
+     * its verified metadata once read), which were read and verified, and which are out (not a
+     * complete savepoint, or skipped as corrupted). Only the folders that may hold a pipeline's
+     * newest state are read: the chosen ones, ties, and folders without a marker.
      */
-    private static Map<Integer, SavepointHandle> newestSavepointPerPipeline(
-            List<SavepointHandle> intact, Set<String> skipped, Map<Integer, LegacyCheckpoints.Decoded> legacy) {
-        Map<Integer, Long> best = new HashMap<>();
-        legacy.forEach((pid, d) -> best.put(pid, d.checkpointId() - 1));
-        Map<Integer, SavepointHandle> chosen = new TreeMap<>();
-        for (SavepointHandle h : intact) {
-            if (skipped.contains(h.savepointId())) {
-                continue;
+    private final class Candidates {
+        private final String jobId;
+        private final List<String> warnings;
+        private final Map<String, SavepointHint> hints = new LinkedHashMap<>();
+        private final Map<String, SavepointHandle> verified = new HashMap<>();
+        private final Set<String> out = new HashSet<>();
+        private final Map<String, SavepointStorageException> unclaimedProblems = new LinkedHashMap<>();
+        private boolean skippedAny;
+
+        Candidates(String jobId, List<SavepointHint> hints, List<String> warnings) {
+            this.jobId = jobId;
+            this.warnings = warnings;
+            for (SavepointHint h : hints) {
+                this.hints.put(h.savepointId(), h);
             }
-            for (ManifestEntry e : h.meta().manifest()) {
-                Long current = best.get(e.pipelineId());
-                if (current == null || e.checkpointId() > current) {
-                    best.put(e.pipelineId(), e.checkpointId());
-                    chosen.put(e.pipelineId(), h);
+            for (SavepointHint h : hints) {
+                if (!h.claimed()) {
+                    read(h.savepointId(), true);
                 }
             }
         }
-        return chosen;
+
+        /** Reads and verifies one folder's metadata; a folder that is not a verified savepoint is out. */
+        private void read(String savepointId, boolean unclaimed) {
+            try {
+                verified.put(savepointId, savepoints.readMetadata(jobId, savepointId));
+            } catch (SavepointNotFoundException e) {
+                out.add(savepointId);
+            } catch (SavepointCorruptedException e) {
+                out.add(savepointId);
+                if (unclaimed) {
+                    unclaimedProblems.put(savepointId, e);
+                } else {
+                    skipCorrupted(jobId, savepointId, e, warnings);
+                    skippedAny = true;
+                }
+            } catch (SavepointStorageException e) {
+                if (!unclaimed) {
+                    throw e;
+                }
+                out.add(savepointId);
+                unclaimedProblems.put(savepointId, e);
+            }
+        }
+
+        void skip(String savepointId) {
+            out.add(savepointId);
+            skippedAny = true;
+        }
+
+        boolean skippedAny() {
+            return skippedAny;
+        }
+
+        private Map<Integer, Long> claims(String savepointId) {
+            SavepointHandle h = verified.get(savepointId);
+            if (h == null) {
+                return hints.get(savepointId).claims();
+            }
+            Map<Integer, Long> claims = new TreeMap<>();
+            h.meta().manifest().forEach(e -> claims.put(e.pipelineId(), e.checkpointId()));
+            return claims;
+        }
+
+        /**
+         * For each pipeline whose newest state is in a savepoint, that savepoint, verified: the
+         * highest claimed checkpoint id wins, a savepoint wins a tie with a checkpoint file, and
+         * the newest-completed savepoint wins a tie between savepoints. Claims are checked by
+         * reading the chosen folders' metadata; a claim the metadata does not bear out is replaced
+         * by what the metadata says and the choice is made again.
+         */
+        Map<Integer, SavepointHandle> choose(Map<Integer, LegacyCheckpoints.Decoded> legacy) {
+            while (true) {
+                Map<Integer, Long> best = new HashMap<>();
+                legacy.forEach((pid, d) -> best.put(pid, d.checkpointId() - 1));
+                Map<Integer, List<String>> holders = new TreeMap<>();
+                for (String id : hints.keySet()) {
+                    if (out.contains(id)) {
+                        continue;
+                    }
+                    for (Map.Entry<Integer, Long> claim : claims(id).entrySet()) {
+                        Long current = best.get(claim.getKey());
+                        if (current == null || claim.getValue() > current) {
+                            best.put(claim.getKey(), claim.getValue());
+                            holders.put(claim.getKey(), new ArrayList<>(List.of(id)));
+                        } else if (claim.getValue().equals(current) && holders.containsKey(claim.getKey())) {
+                            holders.get(claim.getKey()).add(id);
+                        }
+                    }
+                }
+                String unverified = holders.values().stream().flatMap(List::stream)
+                        .filter(id -> !verified.containsKey(id)).findFirst().orElse(null);
+                if (unverified != null) {
+                    read(unverified, false);
+                    continue;
+                }
+                Map<Integer, SavepointHandle> chosen = new TreeMap<>();
+                holders.forEach((pid, ids) -> chosen.put(pid, ids.stream().map(verified::get)
+                        .max(Comparator.comparingLong((SavepointHandle h) -> h.meta().completedTimestamp())
+                                .thenComparing(SavepointHandle::savepointId)).orElseThrow()));
+                return chosen;
+            }
+        }
+
+        /**
+         * A folder without a marker whose metadata did not verify fails the recovery (or is
+         * skipped with fallback on) when it is at least as new as every verified savepoint: it
+         * may hold the newest state. Older ones are left, as a listing leaves them.
+         */
+        void checkUnclaimedCorrupted() {
+            long newestIntact = verified.entrySet().stream().filter(e -> !out.contains(e.getKey()))
+                    .mapToLong(e -> e.getValue().meta().completedTimestamp()).max().orElse(Long.MIN_VALUE);
+            for (Map.Entry<String, SavepointStorageException> e : unclaimedProblems.entrySet()) {
+                if (hints.get(e.getKey()).modificationTime() >= newestIntact) {
+                    if (!(e.getValue() instanceof SavepointCorruptedException corrupted)) {
+                        throw e.getValue();
+                    }
+                    skipCorrupted(jobId, e.getKey(), corrupted, warnings);
+                    skippedAny = true;
+                }
+            }
+        }
     }
 
     private RestoredState recovered(String jobId, Map<Integer, SavepointHandle> chosen,

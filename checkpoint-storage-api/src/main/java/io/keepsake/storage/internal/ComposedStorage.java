@@ -255,6 +255,11 @@ public final class ComposedStorage implements KeepsakeStorage {
     }
 
     @Override
+    public List<io.keepsake.storage.SavepointHint> hintSavepoints(String jobId) {
+        return savepoints.hints(jobId);
+    }
+
+    @Override
     public List<String> listJobs() {
         return savepoints.jobs();
     }

@@ -48,6 +48,7 @@ public final class GarbageCollector {
     static final String INCOMPLETE = "incomplete savepoint directory";
     static final String TOMBSTONE = "collection leftover";
     static final String CHECKPOINT_TEMP = "checkpoint temporary file";
+    static final String ORPHAN_MARKER = "orphaned index marker";
 
     private static final String TOMBSTONE_MARK = ".gc-";
     private static final String SAVEPOINT_TOMBSTONE_MARK = ".gcsp-";
@@ -77,6 +78,7 @@ public final class GarbageCollector {
             for (String jobId : savepoints.jobs()) {
                 planStaging(jobId, now, cutoff, candidates);
                 planIncomplete(jobId, now, cutoff, candidates);
+                planOrphanMarkers(jobId, now, Math.min(cutoff, now - inFlight.timeoutMillis()), candidates);
             }
         }
         planCheckpointTemps(Math.min(cutoff, now - inFlight.timeoutMillis()), candidates);
@@ -107,6 +109,30 @@ public final class GarbageCollector {
                 }
             } else if (s.regularFile() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && !inFlight.isFresh(s, now)) {
                 out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
+            }
+        }
+    }
+
+    /**
+     * Index markers whose savepoint folder does not exist and that no fresh lease names: what a
+     * crash between writing a marker and publishing (or aborting) leaves.
+     */
+    private void planOrphanMarkers(String jobId, long now, long cutoff, List<GcCandidate> out) {
+        String indexDir = layout.indexDir(jobId);
+        List<FileStatus> markers = savepoints.listOrFail(indexDir, "list the savepoint index of job " + jobId);
+        if (markers.isEmpty()) {
+            return;
+        }
+        java.util.Set<String> folders = new java.util.HashSet<>();
+        for (FileStatus s : savepoints.listOrFail(layout.savepointJobDir(jobId), "list savepoints of job " + jobId)) {
+            folders.add(s.name());
+        }
+        for (FileStatus s : markers) {
+            Optional<StorageLayout.Marker> marker = StorageLayout.parseMarker(s.name());
+            if (s.regularFile() && marker.isPresent() && s.modificationTime() <= cutoff
+                    && !folders.contains(marker.get().savepointId())
+                    && !savepoints.isLeased(jobId, marker.get().savepointId(), now)) {
+                out.add(new GcCandidate(jobId, fs.child(indexDir, s.name()), ORPHAN_MARKER, s.modificationTime()));
             }
         }
     }
@@ -176,12 +202,17 @@ public final class GarbageCollector {
         long now = System.currentTimeMillis();
         List<GcCandidate> staging = new ArrayList<>();
         planStaging(jobId, now, now, staging);
+        planOrphanMarkers(jobId, now, now - inFlight.timeoutMillis(), staging);
         GcReport report = removeAll(staging);
         String stagingDir = layout.stagingDir(jobId);
+        String indexDir = layout.indexDir(jobId);
         String jobDir = layout.savepointJobDir(jobId);
         try {
             if (fs.list(stagingDir).isEmpty()) {
                 fs.delete(stagingDir, false);
+            }
+            if (fs.list(indexDir).isEmpty()) {
+                fs.delete(indexDir, false);
             }
             if (fs.list(jobDir).isEmpty()) {
                 fs.delete(jobDir, false);
@@ -209,7 +240,7 @@ public final class GarbageCollector {
             }
         }
         for (String jobId : jobs) {
-            if (removeIfEmpty(layout.stagingDir(jobId))) {
+            if (removeIfEmpty(layout.stagingDir(jobId)) & removeIfEmpty(layout.indexDir(jobId))) {
                 removeIfEmpty(layout.savepointJobDir(jobId));
             }
         }
@@ -268,7 +299,7 @@ public final class GarbageCollector {
     /** Removes one candidate; empty when done, else why it was left. */
     private Optional<String> remove(GcCandidate c) throws IOException {
         switch (c.what()) {
-            case EXPIRED_LEASE, CHECKPOINT_TEMP -> {
+            case EXPIRED_LEASE, CHECKPOINT_TEMP, ORPHAN_MARKER -> {
                 fs.delete(c.path(), false);
                 return Optional.empty();
             }

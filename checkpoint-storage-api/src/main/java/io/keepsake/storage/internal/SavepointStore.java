@@ -7,6 +7,7 @@ import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
@@ -105,6 +106,52 @@ public final class SavepointStore {
         entries.sort(Comparator.comparingLong(SavepointEntry::sortTime).thenComparing(SavepointEntry::savepointId)
                 .reversed());
         return entries;
+    }
+
+    /**
+     * The savepoint folders of a job with what their index markers claim, from one listing of the
+     * job folder and one of its index; no metadata is read. A folder with no marker, or with more
+     * than one (a marker left by an aborted attempt at the same id), claims nothing.
+     */
+    public List<SavepointHint> hints(String jobId) {
+        String jobDir = layout.savepointJobDir(jobId);
+        Map<String, List<Map<Integer, Long>>> markers = new java.util.HashMap<>();
+        for (FileStatus s : listOrFail(layout.indexDir(jobId), "list the savepoint index of job " + jobId)) {
+            if (s.regularFile()) {
+                StorageLayout.parseMarker(s.name()).ifPresent(m ->
+                        markers.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m.claims()));
+            }
+        }
+        List<SavepointHint> hints = new ArrayList<>();
+        for (FileStatus s : listOrFail(jobDir, "list savepoints of job " + jobId)) {
+            if (s.directory() && Names.isSafeName(s.name())) {
+                List<Map<Integer, Long>> claims = markers.getOrDefault(s.name(), List.of());
+                hints.add(new SavepointHint(s.name(), s.modificationTime(), claims.size() == 1 ? claims.get(0) : Map.of()));
+            }
+        }
+        return hints;
+    }
+
+    /**
+     * Removes the index markers of one savepoint (before its metadata, so a crash leaves the
+     * savepoint without a marker, which readers handle by reading its metadata).
+     */
+    void deleteIndexMarkers(String jobId, String savepointId) throws IOException {
+        String indexDir = layout.indexDir(jobId);
+        try {
+            Optional<String> name = StorageLayout.indexMarker(savepointId, readMetadata(jobId, savepointId).meta().manifest());
+            if (name.isPresent()) {
+                fs.delete(fs.child(indexDir, name.get()), false);
+                return;
+            }
+        } catch (SavepointStorageException unreadable) {
+            // no verified metadata to name the marker by: look for any marker of this id
+        }
+        for (FileStatus s : fs.list(indexDir)) {
+            if (StorageLayout.parseMarker(s.name()).filter(m -> m.savepointId().equals(savepointId)).isPresent()) {
+                fs.delete(fs.child(indexDir, s.name()), false);
+            }
+        }
     }
 
     /** The job ids with a folder under the savepoint root, sorted. */
@@ -269,6 +316,7 @@ public final class SavepointStore {
             if (status.isEmpty() || !status.get().directory()) {
                 throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
             }
+            deleteIndexMarkers(jobId, savepointId);
             if (fs.delete(fs.child(dir, MetadataCodec.FILE_NAME), false)) {
                 fs.syncDirectory(dir);
             } else {

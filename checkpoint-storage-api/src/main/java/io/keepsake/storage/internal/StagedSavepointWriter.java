@@ -71,6 +71,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final Set<Integer> pipelines = new HashSet<>();
     private final List<String> writtenFiles = new ArrayList<>();
     private InFlightAttempts.Lease lease;
+    private String indexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
     private State state = State.OPEN;
 
@@ -185,6 +186,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
         requireIntact(manifest);
+        writeIndexMarker(manifest);
         if (renameMode) {
             publishByRename(metaBytes);
         } else {
@@ -225,6 +227,32 @@ public final class StagedSavepointWriter implements SavepointWriter {
         if (missing.isPresent()) {
             abortQuietly();
             throw failed("a staged payload " + missing.get() + "; another process may have collected the attempt", null);
+        }
+    }
+
+    /**
+     * Before publication, the savepoint's index marker: an empty file in the job's index folder
+     * whose name says which checkpoint each pipeline holds, so a reader finds the newest state
+     * without reading every metadata file. Written before publication, so a published savepoint
+     * never lacks it (it may lack one only when its name would be too long); removed on abort.
+     */
+    private void writeIndexMarker(List<ManifestEntry> manifest) {
+        Optional<String> name = StorageLayout.indexMarker(request.savepointId(), manifest);
+        if (name.isEmpty()) {
+            return;
+        }
+        String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
+        try {
+            fs.create(path, true).close();
+            indexMarker = path;
+        } catch (FileAlreadyExistsException e) {
+            // the same claims under the same id: a racing attempt's marker, or one an abort left; it
+            // says what this savepoint holds, and this attempt does not own it (its abort leaves it)
+            LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
+                    request.jobId(), path);
+        } catch (IOException | RuntimeException e) {
+            abortQuietly();
+            throw failed("writing its index marker failed", e);
         }
     }
 
@@ -351,6 +379,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
 
     private void cleanUp() {
         try {
+            if (indexMarker != null) {
+                fs.delete(indexMarker, false);
+            }
             if (renameMode) {
                 fs.delete(workDir, true);
             } else {

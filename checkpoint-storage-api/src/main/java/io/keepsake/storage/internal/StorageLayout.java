@@ -25,6 +25,18 @@ public final class StorageLayout {
     /** The folder under a job's savepoint folder where attempts are staged. */
     public static final String STAGING_DIR = ".staging";
 
+    /**
+     * The folder under a job's savepoint folder holding one empty marker file per savepoint whose
+     * name says which pipelines and checkpoint ids it holds ({@link #indexMarker}).
+     */
+    public static final String INDEX_DIR = ".index";
+
+    /** The longest marker name written, in UTF-8 bytes: what common file systems accept. */
+    static final int MAX_MARKER_BYTES = 255;
+
+    /** A marker name: {@code <pipeline>_<checkpoint>[,<pipeline>_<checkpoint>...]@<savepointId>}. */
+    private static final Pattern MARKER = Pattern.compile("(-?\\d+_-?\\d+(?:,-?\\d+_-?\\d+)*)@(.+)");
+
     /** The suffix of an attempt's lease file in the staging folder. */
     static final String LEASE_SUFFIX = ".lease";
 
@@ -144,6 +156,50 @@ public final class StorageLayout {
     /** The folder of a job's attempts in flight. */
     public String stagingDir(String jobId) {
         return fs.child(savepointJobDir(jobId), STAGING_DIR);
+    }
+
+    /** The folder of a job's index markers. */
+    public String indexDir(String jobId) {
+        return fs.child(savepointJobDir(jobId), INDEX_DIR);
+    }
+
+    /**
+     * The marker name of a savepoint holding {@code manifest}, or empty when it would be longer
+     * than {@value #MAX_MARKER_BYTES} bytes (such a savepoint has no marker; its metadata tells).
+     */
+    static java.util.Optional<String> indexMarker(String savepointId, java.util.List<io.keepsake.storage.ManifestEntry> manifest) {
+        StringBuilder b = new StringBuilder();
+        manifest.stream().sorted(java.util.Comparator.comparingInt(io.keepsake.storage.ManifestEntry::pipelineId))
+                .forEach(e -> b.append(b.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
+                        .append(e.checkpointId()));
+        String name = b.append('@').append(savepointId).toString();
+        return manifest.isEmpty() || name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_MARKER_BYTES
+                ? java.util.Optional.empty() : java.util.Optional.of(name);
+    }
+
+    /** A parsed marker: the savepoint it names and the checkpoint id it claims per pipeline. */
+    record Marker(String savepointId, java.util.Map<Integer, Long> claims) {
+    }
+
+    /** Parses a marker name; empty for any other name (or a malformed one). */
+    static java.util.Optional<Marker> parseMarker(String name) {
+        Matcher m = MARKER.matcher(name);
+        if (!m.matches()) {
+            return java.util.Optional.empty();
+        }
+        java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
+        try {
+            for (String pair : m.group(1).split(",")) {
+                int underscore = pair.indexOf('_', 1);
+                if (claims.put(Integer.parseInt(pair.substring(0, underscore)),
+                        Long.parseLong(pair.substring(underscore + 1))) != null) {
+                    return java.util.Optional.empty();
+                }
+            }
+        } catch (NumberFormatException e) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Marker(m.group(2), claims));
     }
 
     /** The job id of a savepoint folder this layout produced ({@code <root>/<job>/<savepoint>}). */

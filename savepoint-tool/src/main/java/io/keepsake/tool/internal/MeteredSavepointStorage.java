@@ -2,6 +2,7 @@ package io.keepsake.tool.internal;
 
 import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
+import io.keepsake.storage.KeptArrayInput;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointEntry;
@@ -36,32 +37,58 @@ public final class MeteredSavepointStorage implements SavepointStorage {
 
     @Override
     public InputStream openPayload(SavepointHandle handle, ManifestEntry entry) {
-        return new FilterInputStream(delegate.openPayload(handle, entry)) {
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b >= 0) {
-                    progress.advance(1);
-                }
-                return b;
-            }
+        return new Metered(delegate.openPayload(handle, entry), progress);
+    }
 
-            @Override
-            public int read(byte[] buffer, int offset, int length) throws IOException {
-                int n = super.read(buffer, offset, length);
-                if (n > 0) {
-                    progress.advance(n);
-                }
-                return n;
-            }
+    /** Counts what passes; forwards kept reads and discards, so the stream under it still hashes in parallel. */
+    private static final class Metered extends FilterInputStream implements KeptArrayInput {
+        private final Progress progress;
 
-            @Override
-            public long skip(long n) throws IOException {
-                long skipped = super.skip(n);
-                progress.advance(skipped);
-                return skipped;
+        Metered(InputStream in, Progress progress) {
+            super(in);
+            this.progress = progress;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                progress.advance(1);
             }
-        };
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            return counted(super.read(buffer, offset, length));
+        }
+
+        @Override
+        public int readKept(byte[] buffer, int offset, int length) throws IOException {
+            return counted(in instanceof KeptArrayInput kept ? kept.readKept(buffer, offset, length)
+                    : in.read(buffer, offset, length));
+        }
+
+        @Override
+        public long discard(long n) throws IOException {
+            long discarded = in instanceof KeptArrayInput kept ? kept.discard(n) : in.skip(n);
+            progress.advance(discarded);
+            return discarded;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = super.skip(n);
+            progress.advance(skipped);
+            return skipped;
+        }
+
+        private int counted(int n) {
+            if (n > 0) {
+                progress.advance(n);
+            }
+            return n;
+        }
     }
 
     @Override
@@ -92,6 +119,11 @@ public final class MeteredSavepointStorage implements SavepointStorage {
     @Override
     public List<SavepointEntry> scanSavepoints(String jobId) {
         return delegate.scanSavepoints(jobId);
+    }
+
+    @Override
+    public List<io.keepsake.storage.SavepointHint> hintSavepoints(String jobId) {
+        return delegate.hintSavepoints(jobId);
     }
 
     @Override

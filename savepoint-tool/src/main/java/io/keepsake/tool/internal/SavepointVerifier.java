@@ -1,6 +1,5 @@
 package io.keepsake.tool.internal;
 
-import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
@@ -11,13 +10,13 @@ import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads every byte of one savepoint once and decodes it, turning the typed errors into an outcome
  * the tool can print: {@link SavepointStorage#readMetadata} checks the metadata, then the
  * registry's reader for the format version streams each payload through the storage's verifying
- * stream, which checks its length and SHA-256 while the reader decodes it. Stateless and
+ * stream, which checks its length and SHA-256 while the reader decodes it and drops the decoded
+ * state (so memory stays bounded whatever the savepoint's size). Stateless and
  * thread-safe.
  */
 public final class SavepointVerifier {
@@ -79,10 +78,10 @@ public final class SavepointVerifier {
                                  String savepointId) {
         try {
             SavepointHandle handle = storage.readMetadata(jobId, savepointId);
-            Map<Integer, CompletedCheckpoint> decoded = registry.read(storage, handle);
+            List<Integer> pipelines = registry.check(storage, handle);
             // The reader consumed every payload to its end, so each length and SHA-256 was checked.
             long bytes = handle.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
-            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, List.copyOf(decoded.keySet()), bytes);
+            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, pipelines, bytes);
         } catch (SavepointCorruptedException e) {
             return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file());
         } catch (SavepointIncompatibleException e) {

@@ -1,0 +1,30 @@
+package io.keepsake.storage;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One folder under a job's savepoint folder as a listing shows it, with what its index marker
+ * claims it holds, found without reading its metadata. A claim is a hint, never a verdict: read
+ * and verify the metadata ({@link SavepointStorage#readMetadata}) before trusting it.
+ *
+ * @param savepointId      the folder name
+ * @param modificationTime the folder's modification time, epoch millis
+ * @param claims           checkpoint id by pipeline id as the marker claims; empty when the folder
+ *                         has no marker (or conflicting ones), so only its metadata can tell
+ */
+public record SavepointHint(String savepointId, long modificationTime, Map<Integer, Long> claims) {
+
+    /** Validates the components (and copies the claims, sorted by pipeline id). */
+    public SavepointHint {
+        Objects.requireNonNull(savepointId, "savepointId");
+        claims = Collections.unmodifiableMap(new TreeMap<>(claims));
+    }
+
+    /** True when the folder has a marker, so its claims are known without reading its metadata. */
+    public boolean claimed() {
+        return !claims.isEmpty();
+    }
+}
