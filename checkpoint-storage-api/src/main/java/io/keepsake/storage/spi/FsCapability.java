@@ -12,8 +12,8 @@ public enum FsCapability {
     DIRECTORY_SYNC,
     /**
      * A created file appears whole or not at all (an object store's PUT or completed multipart
-     * upload): it becomes visible when its stream is closed right after {@code sync()}, and a
-     * stream closed without a {@code sync()} after its last write leaves nothing behind. Legacy
+     * upload): {@code sync()} publishes it with every byte written so far (nothing can be written
+     * after that), and a stream closed without a successful {@code sync()} leaves nothing. Legacy
      * checkpoint files are then created under their final name with create-if-absent, without a
      * temporary name and a rename.
      */

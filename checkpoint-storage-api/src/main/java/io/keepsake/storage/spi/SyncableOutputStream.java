@@ -6,8 +6,8 @@ import java.io.OutputStream;
 /**
  * An output stream whose bytes can be forced to durable storage (fsync, hsync) before close. The
  * protocol calls {@link #sync()} after the last write of every file it means to keep; on a file
- * system with {@link FsCapability#ATOMIC_FILE_CREATE} that call is what makes {@code close()}
- * publish the file, and a stream closed without it is discarded.
+ * system with {@link FsCapability#ATOMIC_FILE_CREATE} that call publishes the file whole, and a
+ * stream closed without it is discarded.
  */
 public abstract class SyncableOutputStream extends OutputStream {
 

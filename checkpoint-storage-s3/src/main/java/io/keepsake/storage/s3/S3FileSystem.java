@@ -47,8 +47,8 @@ import java.util.Set;
  *
  * <p>Writes: a created file is buffered up to one part ({@link #partSize()}); a small file is one
  * {@code PutObject}, a larger one a multipart upload with that many bytes per part, whatever its
- * size. It appears only when its stream is closed right after {@code sync()}
- * ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed otherwise, or whose upload failed, is
+ * size. It appears, whole, when its stream's {@code sync()} returns
+ * ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it, or whose upload failed, is
  * aborted on the server and leaves nothing visible. A must-create is conditional
  * ({@code If-None-Match: *} on the PUT or on {@code CompleteMultipartUpload}); a 412 is
  * {@link FileAlreadyExistsException} unless the object there carries this stream's write id (the

@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.security.MessageDigest;
@@ -27,13 +28,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One object on its way to S3: bytes gather in one buffer of at most a part; a full buffer
- * becomes a part of a multipart upload (begun on the first full buffer), and {@link #close()}
- * after {@link #sync()} sends the rest, as one {@code PutObject} when no part was sent, else as
- * the last part and {@code CompleteMultipartUpload}, conditional when the file must be created.
- * The object carries a random write id and its SHA-256 (computed while streaming) as user
- * metadata, so that a retried request meeting a 412 can tell its own object from another
- * writer's. A stream closed without a {@code sync()} after its last write, or after a failed
- * request, aborts its upload and leaves nothing. Not thread-safe: one thread writes one object.
+ * becomes a part of a multipart upload (begun on the first full buffer), and {@link #sync()}
+ * publishes the object: one {@code PutObject} when no part was sent, else the last part and
+ * {@code CompleteMultipartUpload}, conditional when the file must be created. Nothing can be
+ * written after that (S3 objects are not appended to). The object carries a random write id (and,
+ * when it is one PUT, its SHA-256, computed while streaming) as user metadata, so that a retried
+ * request meeting a 412 can tell its own object from another writer's. A stream closed without a
+ * successful {@code sync()}, or after a failed request, aborts its upload and leaves nothing.
+ * Not thread-safe: one thread writes one object.
  */
 final class S3OutputStream extends SyncableOutputStream {
 
@@ -50,7 +52,7 @@ final class S3OutputStream extends SyncableOutputStream {
     private byte[] buffer = new byte[FIRST_BUFFER];
     private int count;
     private String uploadId;
-    private boolean synced;
+    private boolean published;
     private boolean failed;
     private boolean closed;
 
@@ -75,7 +77,6 @@ final class S3OutputStream extends SyncableOutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         requireWritable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
-        synced = false;
         sha256.update(b, off, len);
         while (len > 0) {
             if (count == buffer.length && buffer.length < fs.partSize()) {
@@ -92,11 +93,34 @@ final class S3OutputStream extends SyncableOutputStream {
         }
     }
 
-    /** Marks every byte written so far as what the object holds: {@link #close()} then publishes it. */
+    /**
+     * Publishes the object with every byte written so far; a second call does nothing.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException when the file must be created and another writer created it first
+     */
     @Override
     public void sync() throws IOException {
+        if (published) {
+            return;
+        }
         requireWritable();
-        synced = true;
+        try {
+            String hash = HexFormat.of().formatHex(sha256.digest());
+            if (uploadId == null) {
+                putWhole(hash);
+            } else {
+                if (count > 0) {
+                    sendPart();
+                }
+                complete();
+            }
+            published = true;
+        } catch (IOException | RuntimeException e) {
+            failed = true;
+            throw e;
+        } finally {
+            buffer = null;
+        }
     }
 
     @Override
@@ -105,6 +129,9 @@ final class S3OutputStream extends SyncableOutputStream {
     }
 
     private void requireWritable() throws IOException {
+        if (published) {
+            throw new IOException("Cannot write " + path + ": the object was published by sync() and S3 cannot append");
+        }
         if (closed) {
             throw new IOException("Cannot write " + path + ": the stream is closed");
         }
@@ -117,6 +144,14 @@ final class S3OutputStream extends SyncableOutputStream {
         return Map.of(S3FileSystem.WRITE_ID, writeId);
     }
 
+    /** The buffered bytes as a request body, without a copy; each retry of the SDK reads them afresh. */
+    private RequestBody body() {
+        byte[] bytes = buffer;
+        int length = count;
+        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(bytes, 0, length), length,
+                "application/octet-stream");
+    }
+
     private void sendPart() throws IOException {
         try {
             if (uploadId == null) {
@@ -124,10 +159,8 @@ final class S3OutputStream extends SyncableOutputStream {
                         .bucket(target.bucket()).key(target.key()).metadata(metadata()))).uploadId();
             }
             int number = parts.size() + 1;
-            byte[] part = count == buffer.length ? buffer : Arrays.copyOf(buffer, count);
             UploadPartResponse r = fs.call(path, "upload part " + number, () -> fs.client().uploadPart(b -> b
-                    .bucket(target.bucket()).key(target.key()).uploadId(uploadId).partNumber(number),
-                    RequestBody.fromBytes(part)));
+                    .bucket(target.bucket()).key(target.key()).uploadId(uploadId).partNumber(number), body()));
             parts.add(CompletedPart.builder().partNumber(number).eTag(r.eTag()).build());
             count = 0;
         } catch (IOException | RuntimeException e) {
@@ -137,42 +170,29 @@ final class S3OutputStream extends SyncableOutputStream {
         }
     }
 
+    /** Releases the stream; an object not published by {@link #sync()} is abandoned and its upload aborted. */
     @Override
-    public void close() throws IOException {
+    public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (failed || !synced) {
+        if (!published) {
             abortUpload();
-            buffer = null;
-            return;
         }
-        try {
-            String hash = HexFormat.of().formatHex(sha256.digest());
-            if (uploadId == null) {
-                putWhole(hash);
-            } else {
-                if (count > 0) {
-                    sendPart();
-                }
-                complete();
-            }
-        } finally {
-            buffer = null;
-        }
+        buffer = null;
     }
 
     /** One PutObject of the buffer, conditional when the file must be created. */
     private void putWhole(String hash) throws IOException {
-        byte[] body = Arrays.copyOf(buffer, count);
+        RequestBody body = body();
         PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(target.bucket()).key(target.key())
                 .metadata(Map.of(S3FileSystem.WRITE_ID, writeId, S3FileSystem.SHA256, hash));
         if (conditional) {
             request.ifNoneMatch("*");
         }
         PutObjectRequest built = request.build();
-        publish(() -> fs.client().putObject(built, RequestBody.fromBytes(body)));
+        publish(() -> fs.client().putObject(built, body));
     }
 
     private void complete() throws IOException {
