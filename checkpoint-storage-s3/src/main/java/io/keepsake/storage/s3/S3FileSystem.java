@@ -3,6 +3,7 @@ package io.keepsake.storage.s3;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.PendingUpload;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
@@ -142,9 +143,12 @@ public final class S3FileSystem implements StorageFileSystem {
         S3Path p = requireFileKey(path);
         int slash = p.key().lastIndexOf('/');
         S3Path parent = new S3Path(p.bucket(), slash < 0 ? "" : p.key().substring(0, slash));
-        Optional<FileStatus> status = stat(parent, parent.toString());
-        if (status.isEmpty() || !status.get().directory()) {
-            throw new NoSuchFileException(path, parent.toString(), "the parent directory is missing");
+        if (!parent.key().isEmpty()) {
+            ListObjectsV2Response page = call(path, "check the parent of", () -> client.listObjectsV2(b -> b
+                    .bucket(parent.bucket()).prefix(parent.directoryPrefix()).maxKeys(1)));
+            if (page.contents().isEmpty()) {
+                throw new NoSuchFileException(path, parent.toString(), "the parent directory is missing");
+            }
         }
         return create(path, mustCreate);
     }
@@ -377,12 +381,8 @@ public final class S3FileSystem implements StorageFileSystem {
 
     // ----------------------------------------------------------------- multipart uploads
 
-    /**
-     * The multipart uploads begun and neither completed nor aborted below {@code directory}: what
-     * a writer that died mid-upload leaves on the server, invisible but billed.
-     *
-     * @return for each, the path it would create, its upload id and when it was begun (epoch millis)
-     */
+    /** The multipart uploads begun below {@code directory} and neither completed nor aborted ({@code ListMultipartUploads}). */
+    @Override
     public List<PendingUpload> pendingUploads(String directory) throws IOException {
         S3Path dir = path(directory);
         List<PendingUpload> out = new ArrayList<>();
@@ -405,6 +405,7 @@ public final class S3FileSystem implements StorageFileSystem {
     }
 
     /** Aborts one multipart upload; fine when it is already gone. */
+    @Override
     public void abortUpload(PendingUpload upload) throws IOException {
         S3Path p = path(upload.path());
         try {
@@ -416,16 +417,6 @@ public final class S3FileSystem implements StorageFileSystem {
         } catch (SdkException e) {
             throw translate(upload.path(), "abort upload", e);
         }
-    }
-
-    /**
-     * A multipart upload in progress.
-     *
-     * @param path      the path it creates
-     * @param uploadId  the server's id of the upload
-     * @param initiated when it was begun, epoch millis
-     */
-    public record PendingUpload(String path, String uploadId, long initiated) {
     }
 
     // ----------------------------------------------------------------- plumbing

@@ -82,6 +82,9 @@ final class S3ProxyServer implements AutoCloseable {
                         .socketTimeout(Duration.ofSeconds(30)))
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // No "Expect: 100-continue": the JDK's HttpURLConnection fails a PUT whose server answers at once.
+                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder().expectContinueEnabled(false)
+                        .build())
                 .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy
                         .standardRetryStrategy().toBuilder().maxAttempts(attempts).build()))
                 .build();

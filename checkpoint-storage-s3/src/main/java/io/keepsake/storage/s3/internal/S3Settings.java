@@ -200,7 +200,7 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
     public S3Client probeClient() {
         Duration connect = connectTimeout.compareTo(Duration.ofSeconds(5)) < 0 ? connectTimeout : Duration.ofSeconds(5);
         Duration socket = socketTimeout.compareTo(Duration.ofSeconds(15)) < 0 ? socketTimeout : Duration.ofSeconds(15);
-        return client(connect, socket, 1, Duration.ofSeconds(20));
+        return client(connect, socket, 3, Duration.ofSeconds(20));
     }
 
     private S3Client client(Duration connect, Duration socket, int attempts, Duration callTimeout) {
@@ -211,6 +211,9 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
                 .forcePathStyle(pathStyle)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // No "Expect: 100-continue": the JDK's HttpURLConnection fails a PUT whose server answers at once.
+                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder().expectContinueEnabled(false)
+                        .build())
                 .overrideConfiguration(c -> {
                     c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(attempts).build());
                     if (callTimeout != null) {
