@@ -30,7 +30,7 @@ record S3Path(String bucket, String key) {
         } else if (path.startsWith("/")) {
             if (defaultBucket == null) {
                 throw new InvalidStorageArgumentException("Cannot use S3 path: it names no bucket and no default bucket"
-                        + " is configured (" + path + ")");
+                        + " is configured (s3.bucket) (" + path + ")");
             }
             bucket = defaultBucket;
             rest = path.substring(1);
