@@ -67,13 +67,29 @@ public final class S3Benchmark {
     private S3Benchmark() {
     }
 
-    /** Prints the Markdown rows; the first argument is the number of rounds (default 5). */
+    /**
+     * Prints the Markdown table. Arguments, both optional: a whole number of rounds (default 5),
+     * and a file to write the table to as well.
+     */
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        System.out.println("| S3 benchmark (" + rounds + " interleaved rounds) | params | median | min - max | unit |");
-        System.out.println("| --- | --- | ---: | ---: | --- |");
-        for (String row : rows(rounds)) {
-            System.out.println(row);
+        int rounds = 5;
+        java.nio.file.Path out = null;
+        for (String a : args) {
+            if (a.matches("\\d+")) {
+                rounds = Integer.parseInt(a);
+            } else {
+                out = java.nio.file.Path.of(a);
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("| S3 benchmark (" + rounds + " interleaved rounds) | params | median | min - max | unit |");
+        lines.add("| --- | --- | ---: | ---: | --- |");
+        lines.addAll(rows(rounds));
+        for (String line : lines) {
+            System.out.println(line);
+        }
+        if (out != null) {
+            java.nio.file.Files.write(out, lines);
         }
     }
 

@@ -80,7 +80,7 @@ class S3CommitRaceTest {
                     futures.add(pool.submit(() -> {
                         List<String> won = new ArrayList<>();
                         for (int i = 0; i < RACES; i++) {
-                            barrier.await(2, TimeUnit.MINUTES);
+                            barrier.await(5, TimeUnit.MINUTES);
                             if (RaceChild.commit(s, "race-" + i, tag)) {
                                 won.add("race-" + i);
                             }
@@ -90,6 +90,20 @@ class S3CommitRaceTest {
                 }
                 Map<String, String> winners = new HashMap<>();
                 List<String> doubles = new ArrayList<>();
+                List<Throwable> errors = new ArrayList<>();
+                for (Future<List<String>> f : futures) {
+                    try {
+                        f.get(10, TimeUnit.MINUTES);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        if (!(e.getCause() instanceof java.util.concurrent.BrokenBarrierException)) {
+                            errors.add(e.getCause());
+                        }
+                    }
+                }
+                if (!errors.isEmpty()) {
+                    throw new AssertionError("a racing thread failed: " + errors + "; threads: " + poolStacks(),
+                            errors.get(0));
+                }
                 for (int t = 0; t < threads; t++) {
                     for (String id : futures.get(t).get(10, TimeUnit.MINUTES)) {
                         String before = winners.put(id, "thread-" + t);
@@ -165,6 +179,20 @@ class S3CommitRaceTest {
                 p.destroyForcibly();
             }
         }
+    }
+
+    /** The stacks of the racing threads still alive, for a failure message. */
+    private static String poolStacks() {
+        StringBuilder b = new StringBuilder();
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            if (t.getName().startsWith("pool-")) {
+                b.append("\n").append(t.getName()).append(":");
+                for (StackTraceElement e : stack) {
+                    b.append("\n  at ").append(e);
+                }
+            }
+        });
+        return b.toString();
     }
 
     private String stderrOf(int i) {

@@ -201,6 +201,8 @@ class S3HttpFaultTest {
             check(ns, committed, where);
         }
         assertThat(failedCommits).as("spoiled requests make some commits fail").isGreaterThan(0);
+        System.out.println("HTTP fault sweep: " + requests + " requests spoiled one at a time, faults rotating over "
+                + java.util.Arrays.toString(faults) + "; " + failedCommits + " commits failed with a typed error");
     }
 
     /** Finds the index of the first request whose line contains every one of {@code markers} in a clean run. */
