@@ -45,7 +45,7 @@ class PluginJarIT {
                 "io/keepsake/reader/SavepointReaderRegistry.class", "io/keepsake/storage/hdfs/HdfsFileSystem.class");
         // Keepsake's classes, and the AWS SDK v2 the S3 backend runs on (SeaTunnel 2.3.8 ships none).
         assertThat(names).filteredOn(n -> n.endsWith(".class"))
-                .allSatisfy(n -> assertThat(n).matches("(io/keepsake/|software/amazon/|org/reactivestreams/).*"));
+                .allSatisfy(n -> assertThat(n).matches("(io/keepsake/|software/amazon/|org/reactivestreams/|org/apache/hc/).*"));
         assertThat(names).noneMatch(n -> n.startsWith("org/slf4j") || n.startsWith("io/protostuff")
                 || n.startsWith("org/apache/hadoop") || n.startsWith("com/google") || n.startsWith("org/apache/logging")
                 || n.startsWith("org/apache/seatunnel") || n.contains("SLF4JServiceProvider")

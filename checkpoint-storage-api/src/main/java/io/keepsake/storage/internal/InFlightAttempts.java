@@ -55,6 +55,7 @@ public final class InFlightAttempts implements AutoCloseable {
         final String path;
         volatile long renewedNanos;
         volatile boolean lost;
+        volatile boolean released;
 
         Lease(String workDirectory, String path) {
             this.workDirectory = workDirectory;
@@ -85,6 +86,7 @@ public final class InFlightAttempts implements AutoCloseable {
         if (lease == null) {
             return;
         }
+        lease.released = true;
         byWorkDirectory.remove(lease.workDirectory, lease);
         try {
             fs.delete(lease.path, false);
@@ -155,7 +157,14 @@ public final class InFlightAttempts implements AutoCloseable {
             }
             try {
                 write(lease, false);
+                if (lease.released) {
+                    // released while this renewal was on its way: its write may have put the file back
+                    fs.delete(lease.path, false);
+                }
             } catch (IOException | RuntimeException e) {
+                if (lease.released) {
+                    continue;
+                }
                 lease.lost = true;
                 LOG.warn("Cannot renew lease {}; its savepoint will not be published", lease.path, e);
             }

@@ -16,7 +16,7 @@ import software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -205,13 +205,14 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
 
     private S3Client client(Duration connect, Duration socket, int attempts, Duration callTimeout) {
         var builder = S3Client.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(connect).socketTimeout(socket))
+                .httpClientBuilder(Apache5HttpClient.builder().connectionTimeout(connect).socketTimeout(socket)
+                        .connectionAcquisitionTimeout(socket).expectContinueEnabled(false))
                 .region(Region.of(region))
                 .credentialsProvider(credentials)
                 .forcePathStyle(pathStyle)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                // No "Expect: 100-continue": the JDK's HttpURLConnection fails a PUT whose server answers at once.
+                // No "Expect: 100-continue": some S3-compatible servers answer a small PUT at once.
                 .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder().expectContinueEnabled(false)
                         .build())
                 .overrideConfiguration(c -> {
