@@ -32,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * publishes the object: one {@code PutObject} when no part was sent, else the last part and
  * {@code CompleteMultipartUpload}, conditional when the file must be created. Nothing can be
  * written after that (S3 objects are not appended to). The object carries a random write id (and,
- * when it is one PUT, its SHA-256, computed while streaming) as user metadata, so that a retried
+ * when it is one PUT, the SHA-256 of its bytes) as user metadata, so that a retried
  * request meeting a 412 can tell its own object from another writer's. A stream closed without a
  * successful {@code sync()}, or after a failed request, aborts its upload and leaves nothing.
  * Not thread-safe: one thread writes one object.
@@ -77,7 +77,6 @@ final class S3OutputStream extends SyncableOutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         requireWritable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
-        sha256.update(b, off, len);
         while (len > 0) {
             if (count == buffer.length && buffer.length < fs.partSize()) {
                 buffer = Arrays.copyOf(buffer, (int) Math.min(fs.partSize(), (long) buffer.length * 2));
@@ -105,9 +104,8 @@ final class S3OutputStream extends SyncableOutputStream {
         }
         requireWritable();
         try {
-            String hash = HexFormat.of().formatHex(sha256.digest());
             if (uploadId == null) {
-                putWhole(hash);
+                putWhole();
             } else {
                 if (count > 0) {
                     sendPart();
@@ -184,7 +182,9 @@ final class S3OutputStream extends SyncableOutputStream {
     }
 
     /** One PutObject of the buffer, conditional when the file must be created. */
-    private void putWhole(String hash) throws IOException {
+    private void putWhole() throws IOException {
+        sha256.update(buffer, 0, count);
+        String hash = HexFormat.of().formatHex(sha256.digest());
         RequestBody body = body();
         PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(target.bucket()).key(target.key())
                 .metadata(Map.of(S3FileSystem.WRITE_ID, writeId, S3FileSystem.SHA256, hash));
