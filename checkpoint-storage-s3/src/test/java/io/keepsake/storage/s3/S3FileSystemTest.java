@@ -204,7 +204,8 @@ class S3FileSystemTest {
             String localNs = disk.normalizeRoot(local.resolve("ns").toString());
             String s3Ns = S3ProxyServer.freshDirectory("reloc") + "/ns";
             try (KeepsakeStorage onDisk = KeepsakeStorage.open(disk, localNs, null);
-                 KeepsakeStorage onS3 = KeepsakeStorage.open(fs, fs.normalizeRoot(s3Ns), null)) {
+                 KeepsakeStorage onS3 = KeepsakeStorage.open(new io.keepsake.fixtures.faults.ForwardingFileSystem(fs),
+                         fs.normalizeRoot(s3Ns), null)) {
                 SavepointHandle h = commit(onDisk, payloads);
                 copy(disk, h.location(), fs, fs.child(fs.child(onS3.savepointRoot(), "1001"), "sp-moved"));
                 var restored = onS3.readSavepoint("1001", "sp-moved");

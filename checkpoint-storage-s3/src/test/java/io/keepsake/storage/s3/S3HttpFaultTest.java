@@ -101,7 +101,7 @@ class S3HttpFaultTest {
 
     private static String prepare(String name) throws IOException {
         String ns = direct.normalizeRoot(S3ProxyServer.freshDirectory(name) + "/ns");
-        try (KeepsakeStorage s = open(direct, ns)) {
+        try (KeepsakeStorage s = open(new io.keepsake.fixtures.faults.ForwardingFileSystem(direct), ns)) {
             commit(s, "sp-keep", payloads(10, false));
             commit(s, "sp-drop", payloads(20, false));
         }
