@@ -127,6 +127,9 @@ public final class BackendOptions {
         if (backend != null) {
             chosen = backend;
         }
+        if (chosen == null && isS3Uri(config.get(StorageOptions.NAMESPACE))) {
+            chosen = S3;
+        }
         chosen = canonical(chosen == null ? DEFAULT_BACKEND : chosen);
         String ns = config.get(StorageOptions.NAMESPACE);
         if (ns == null || ns.isBlank()) {
@@ -143,6 +146,15 @@ public final class BackendOptions {
             config.put(StorageOptions.CREATE_ROOTS, "false");
         }
         return new Resolved(chosen, Collections.unmodifiableMap(config));
+    }
+
+    /** True for {@code s3://}, {@code s3a://} and {@code s3n://} addresses. */
+    private static boolean isS3Uri(String value) {
+        if (value == null) {
+            return false;
+        }
+        int colon = value.indexOf("://");
+        return colon > 0 && S3_SCHEMES.contains(value.substring(0, colon).trim().toLowerCase(Locale.ROOT));
     }
 
     /** {@code local} and {@code file} are the local backend's other names, as in {@code storage.type}. */

@@ -36,6 +36,16 @@ class BackendOptionsTest {
     }
 
     @Test
+    void anS3NamespaceSelectsTheS3Backend() {
+        BackendOptions options = new BackendOptions();
+        options.namespace = "s3a://bucket/ns";
+
+        assertThat(options.resolve(true, null).backend()).isEqualTo("s3");
+        options.namespace = "/data/ns";
+        assertThat(options.resolve(true, null).backend()).isEqualTo("localfile");
+    }
+
+    @Test
     void anObjectStorePathOnTheHadoopBackendAlsoNamesItsStorageType() {
         BackendOptions options = new BackendOptions();
         options.backend = "hdfs";
