@@ -35,7 +35,8 @@ import java.util.TreeMap;
  * given a savepoint directory path, the roots that path implies (and, for a remote path, its
  * {@code fs.defaultFS}, and {@code storage.type} for {@code s3://}, {@code s3a://} and
  * {@code oss://}). The backend is {@code --backend},
- * else the config file's type, else {@code hdfs} for an {@code hdfs://} path, else
+ * else the config file's type, else {@code s3} for an {@code s3://} or {@code s3a://} path (whose
+ * roots the S3 backend takes as they are), {@code hdfs} for another remote path, else
  * {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}. For
  * {@code localfile} relative paths are resolved against the working directory; for {@code hdfs}
  * a {@code file:} namespace or {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
@@ -50,10 +51,13 @@ public final class BackendOptions {
     private static final String FS_DEFAULT = "fs.defaultFS";
     private static final Set<String> LOCAL_ALIASES = Set.of("local", "file", "localfile");
     private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "oss");
+    private static final String S3 = "s3";
+    private static final Set<String> S3_SCHEMES = Set.of("s3", "s3a", "s3n");
 
     @Option(names = "--backend", paramLabel = "ID",
-            description = "Storage factory id, found through ServiceLoader: localfile (alias local) or hdfs"
-                    + " (default: the --config file's type, else hdfs for an hdfs:// path, else localfile).")
+            description = "Storage factory id, found through ServiceLoader: localfile (alias local), hdfs or s3"
+                    + " (default: the --config file's type, else s3 for an s3:// or s3a:// path, hdfs for another"
+                    + " remote path, else localfile).")
     String backend;
 
     @Option(names = "--namespace", paramLabel = "PATH",
@@ -104,9 +108,14 @@ public final class BackendOptions {
         if (path != null) {
             config.put(StorageOptions.NAMESPACE, path.namespace());
             config.put(StorageOptions.SAVEPOINT_PATH, path.savepointRoot());
-            if (!path.local() && chosen == null) {
-                chosen = HDFS;
+            boolean s3Path = path.scheme() != null && S3_SCHEMES.contains(path.scheme());
+            if (!path.local() && chosen == null && backend == null) {
+                chosen = s3Path ? S3 : HDFS;
             }
+        }
+        // The S3 backend takes s3:// and s3a:// roots as they are; only Hadoop needs an address and a type.
+        String target = backend != null ? canonical(backend) : chosen;
+        if (path != null && !S3.equals(target)) {
             if (!path.local() && !config.containsKey(FS_DEFAULT)) {
                 config.put(FS_DEFAULT, path.fileSystemUri());
             }
@@ -117,6 +126,9 @@ public final class BackendOptions {
         }
         if (backend != null) {
             chosen = backend;
+        }
+        if (chosen == null && isS3Uri(config.get(StorageOptions.NAMESPACE))) {
+            chosen = S3;
         }
         chosen = canonical(chosen == null ? DEFAULT_BACKEND : chosen);
         String ns = config.get(StorageOptions.NAMESPACE);
@@ -134,6 +146,15 @@ public final class BackendOptions {
             config.put(StorageOptions.CREATE_ROOTS, "false");
         }
         return new Resolved(chosen, Collections.unmodifiableMap(config));
+    }
+
+    /** True for {@code s3://}, {@code s3a://} and {@code s3n://} addresses. */
+    private static boolean isS3Uri(String value) {
+        if (value == null) {
+            return false;
+        }
+        int colon = value.indexOf("://");
+        return colon > 0 && S3_SCHEMES.contains(value.substring(0, colon).trim().toLowerCase(Locale.ROOT));
     }
 
     /** {@code local} and {@code file} are the local backend's other names, as in {@code storage.type}. */
@@ -180,16 +201,21 @@ public final class BackendOptions {
     }
 
     /**
-     * The backend for SeaTunnel's {@code checkpoint.storage.type}: its {@code hdfs} and
-     * {@code localfile} plugins map to the backends of the same name; Keepsake's own SeaTunnel plugin
-     * ({@code keepsake}) chooses by {@code storage.type} and {@code fs.defaultFS}, as the plugin does.
+     * The backend for SeaTunnel's {@code checkpoint.storage.type}: a {@code storage.type} of
+     * {@code s3} or {@code s3a} (SeaTunnel's {@code hdfs} plugin on S3) maps to the S3 backend; otherwise
+     * its {@code hdfs} and {@code localfile} plugins map to the backends of the same name, and
+     * Keepsake's own SeaTunnel plugin ({@code keepsake}) chooses by {@code storage.type} and
+     * {@code fs.defaultFS}, as the plugin does.
      */
     static String backendOfSeaTunnelType(String type, Map<String, String> pluginConfig) {
         String t = type.trim().toLowerCase(Locale.ROOT);
+        String storageType = pluginConfig.get(StorageOptions.STORAGE_TYPE);
+        if (storageType != null && Set.of("s3", "s3a").contains(storageType.trim().toLowerCase(Locale.ROOT))) {
+            return S3;
+        }
         if (!"keepsake".equals(t)) {
             return t;
         }
-        String storageType = pluginConfig.get(StorageOptions.STORAGE_TYPE);
         if (storageType != null) {
             return LOCAL_ALIASES.contains(storageType.trim().toLowerCase(Locale.ROOT)) ? DEFAULT_BACKEND : HDFS;
         }

@@ -26,7 +26,7 @@ class ArtifactsIT {
     private static final Path ROOT = Path.of(System.getProperty("keepsake.cli.dir", "target")).toAbsolutePath()
             .getParent().getParent();
     private static final List<String> LIBRARIES = List.of("checkpoint-storage-api", "checkpoint-storage-local-file",
-            "checkpoint-storage-hdfs", "engine-wire", "savepoint-reader", "src-test-fixtures");
+            "checkpoint-storage-hdfs", "checkpoint-storage-s3", "engine-wire", "savepoint-reader", "src-test-fixtures");
 
     private static String version() throws IOException {
         String parent = Files.readString(ROOT.resolve("pom.xml"));
@@ -40,6 +40,7 @@ class ArtifactsIT {
             "checkpoint-storage-api, io.keepsake.storage",
             "checkpoint-storage-local-file, io.keepsake.storage.localfile",
             "checkpoint-storage-hdfs, io.keepsake.storage.hdfs",
+            "checkpoint-storage-s3, io.keepsake.storage.s3",
             "engine-wire, io.keepsake.engine",
             "savepoint-reader, io.keepsake.reader",
             "src-test-fixtures, io.keepsake.fixtures",

@@ -25,12 +25,39 @@ class BackendOptionsTest {
     }
 
     @Test
-    void anObjectStorePathAlsoNamesItsStorageType() {
+    void anS3PathSelectsTheS3BackendWithItsRootsAsTheyAre() {
         BackendOptions.Resolved r = new BackendOptions().resolve(true,
+                SavepointPath.parse("s3a://bucket/st/checkpoint/savepoint/700/sp-1"));
+
+        assertThat(r.backend()).isEqualTo("s3");
+        assertThat(r.configuration()).containsEntry("namespace", "s3a://bucket/st/checkpoint")
+                .containsEntry("savepoint.path", "s3a://bucket/st/checkpoint/savepoint")
+                .doesNotContainKey("fs.defaultFS").doesNotContainKey("storage.type");
+    }
+
+    @Test
+    void anS3NamespaceSelectsTheS3Backend() {
+        BackendOptions options = new BackendOptions();
+        options.namespace = "s3a://bucket/ns";
+
+        assertThat(options.resolve(true, null).backend()).isEqualTo("s3");
+        options.namespace = "/data/ns";
+        assertThat(options.resolve(true, null).backend()).isEqualTo("localfile");
+    }
+
+    @Test
+    void anObjectStorePathOnTheHadoopBackendAlsoNamesItsStorageType() {
+        BackendOptions options = new BackendOptions();
+        options.backend = "hdfs";
+        BackendOptions.Resolved r = options.resolve(true,
                 SavepointPath.parse("s3a://bucket/st/checkpoint/savepoint/700/sp-1"));
 
         assertThat(r.backend()).isEqualTo("hdfs");
         assertThat(r.configuration()).containsEntry("storage.type", "s3a").containsEntry("fs.defaultFS", "s3a://bucket");
+        BackendOptions.Resolved oss = new BackendOptions().resolve(true,
+                SavepointPath.parse("oss://bucket/st/checkpoint/savepoint/700/sp-1"));
+        assertThat(oss.backend()).isEqualTo("hdfs");
+        assertThat(oss.configuration()).containsEntry("storage.type", "oss");
     }
 
     @Test
@@ -49,6 +76,8 @@ class BackendOptionsTest {
                 .isEqualTo("hdfs");
         assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of())).isEqualTo("localfile");
         assertThat(BackendOptions.backendOfSeaTunnelType("hdfs", Map.of())).isEqualTo("hdfs");
+        assertThat(BackendOptions.backendOfSeaTunnelType("hdfs", Map.of("storage.type", "s3"))).isEqualTo("s3");
+        assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of("storage.type", "s3a"))).isEqualTo("s3");
         assertThat(BackendOptions.canonical("Local")).isEqualTo("localfile");
     }
 }

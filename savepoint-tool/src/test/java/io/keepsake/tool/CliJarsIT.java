@@ -53,7 +53,8 @@ class CliJarsIT {
         List<String> names = entries(LOCAL);
         assertThat(names).contains("io/keepsake/tool/KeepsakeCli.class",
                 "io/keepsake/storage/localfile/LocalFileStorageFactory.class");
-        assertThat(names).noneMatch(n -> n.startsWith("org/apache/hadoop") || n.startsWith("io/keepsake/storage/hdfs/"));
+        assertThat(names).noneMatch(n -> n.startsWith("org/apache/hadoop") || n.startsWith("io/keepsake/storage/hdfs/")
+                || n.startsWith("io/keepsake/storage/s3/") || n.startsWith("software/amazon/awssdk/"));
         assertThat(Files.size(LOCAL)).isLessThan(Files.size(FULL) / 5);
 
         Run demo = run(LOCAL, "demo");
@@ -70,6 +71,7 @@ class CliJarsIT {
 
     @Test
     void theFullJarRunsHdfsAndSilencesHadoopsNativeLibraryWarningUnlessVerbose() throws Exception {
+        assertThat(entries(FULL)).contains("io/keepsake/storage/s3/S3StorageFactory.class");
         assertThat(entries(FULL)).contains("io/keepsake/storage/hdfs/HdfsStorageFactory.class",
                 "org/apache/hadoop/fs/FileSystem.class");
         // list reads only: it creates no root, so the namespace must exist

@@ -73,6 +73,21 @@ class KeepsakeCheckpointStorageFactoryTest {
     }
 
     @Test
+    void seaTunnelsS3KeysSelectTheS3BackendWhichChecksTheEndpointAtCreation() throws Exception {
+        int port;
+        try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+            port = closed.getLocalPort();
+        }
+        Map<String, String> config = config("storage.type", "s3", "s3.bucket", "s3a://seatunnel-checkpoints",
+                "fs.s3a.endpoint", "http://127.0.0.1:" + port, "fs.s3a.access.key", "ak", "fs.s3a.secret.key", "sk",
+                "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider",
+                "fs.s3a.path.style.access", "true");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("on the s3 backend")
+                .hasMessageContaining("fs.s3a.endpoint").hasMessageContaining("127.0.0.1:" + port);
+    }
+
+    @Test
     void badValuesFailNamingTheKey() {
         assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "ftp")))
                 .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("storage.type").hasMessageContaining("ftp");
@@ -83,8 +98,10 @@ class KeepsakeCheckpointStorageFactoryTest {
                 "fs.defaultFS", "hdfs:///no-namenode"))).isInstanceOf(CheckpointStorageException.class)
                 .hasMessageContaining("fs.defaultFS");
         assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "s3")))
-                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("on the hdfs backend")
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("on the s3 backend")
                 .hasMessageContaining("s3.bucket");
+        assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(config("storage.type", "oss")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("on the hdfs backend");
         Map<String, String> noNamespace = config();
         noNamespace.remove("namespace");
         assertThatThrownBy(() -> new KeepsakeCheckpointStorageFactory().create(noNamespace))

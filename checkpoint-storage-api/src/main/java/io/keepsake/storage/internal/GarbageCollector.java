@@ -28,7 +28,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * modified at or before {@code now - olderThan}. An attempt whose lease another process renewed
  * within the lease timeout, or that is in flight in this process, is never a candidate, whatever
  * the age asked for; checkpoint temporary files younger than the lease timeout neither. Under a
- * savepoint root that has entries but no Keepsake marker nothing is removed. A collection then
+ * savepoint root that has entries but no Keepsake marker nothing is removed. On a file system whose
+ * files appear whole ({@link FsCapability#ATOMIC_FILE_CREATE}, object stores), uploads a dead
+ * writer began and never finished are aborted under the same rules. A collection then
  * removes the staging and job folders it left empty.
  *
  * <p>Removal does not trust the plan: a directory is first renamed aside to a tombstone where the
@@ -49,6 +51,9 @@ public final class GarbageCollector {
     static final String TOMBSTONE = "collection leftover";
     static final String CHECKPOINT_TEMP = "checkpoint temporary file";
     static final String ORPHAN_MARKER = "orphaned index marker";
+    static final String STALE_UPLOAD = "stale multipart upload";
+
+    private static final String UPLOAD_MARK = " (upload ";
 
     private static final String TOMBSTONE_MARK = ".gc-";
     private static final String SAVEPOINT_TOMBSTONE_MARK = ".gcsp-";
@@ -74,7 +79,9 @@ public final class GarbageCollector {
         long now = System.currentTimeMillis();
         long cutoff = cutoff(olderThan, now);
         List<GcCandidate> candidates = new ArrayList<>();
-        if (RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "collect garbage under the savepoint root")) {
+        boolean marked = RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(),
+                "collect garbage under the savepoint root");
+        if (marked) {
             for (String jobId : savepoints.jobs()) {
                 planStaging(jobId, now, cutoff, candidates);
                 planIncomplete(jobId, now, cutoff, candidates);
@@ -82,7 +89,56 @@ public final class GarbageCollector {
             }
         }
         planCheckpointTemps(Math.min(cutoff, now - inFlight.timeoutMillis()), candidates);
+        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+            planUploads(marked, now, cutoff, candidates);
+        }
         return candidates;
+    }
+
+    /**
+     * Uploads begun and never completed or aborted (a writer died mid-upload), begun at or before
+     * the cutoff: under the savepoint root (when it is Keepsake's) those of a savepoint folder that
+     * no attempt in flight here and no fresh lease protects; under the namespace those older than
+     * the lease timeout too, as for checkpoint temporary files.
+     */
+    private void planUploads(boolean savepointRootMarked, long now, long cutoff, List<GcCandidate> out) {
+        String spRoot = layout.savepointRoot() + "/";
+        Map<String, io.keepsake.storage.spi.PendingUpload> uploads = new java.util.LinkedHashMap<>();
+        try {
+            for (String root : List.of(layout.namespace(), layout.savepointRoot())) {
+                for (io.keepsake.storage.spi.PendingUpload u : fs.pendingUploads(root)) {
+                    uploads.putIfAbsent(u.uploadId() + " " + u.path(), u);
+                }
+            }
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot collect garbage: listing pending uploads failed: "
+                    + e.getMessage() + " (" + layout.namespace() + ", " + layout.savepointRoot() + ")", e);
+        }
+        for (io.keepsake.storage.spi.PendingUpload u : uploads.values()) {
+            if (u.initiated() > cutoff) {
+                continue;
+            }
+            String[] parts;
+            String jobId;
+            if (u.path().startsWith(spRoot)) {
+                parts = u.path().substring(spRoot.length()).split("/");
+                if (!savepointRootMarked || parts.length != 3) {
+                    continue;
+                }
+                jobId = parts[0];
+                String dir = fs.child(layout.savepointJobDir(jobId), parts[1]);
+                if (inFlight.contains(dir) || savepoints.isLeased(jobId, parts[1], now)) {
+                    continue;
+                }
+            } else {
+                parts = u.path().substring(layout.namespace().length() + 1).split("/");
+                if (u.initiated() > now - inFlight.timeoutMillis()) {
+                    continue;
+                }
+                jobId = parts[0];
+            }
+            out.add(new GcCandidate(jobId, u.path() + UPLOAD_MARK + u.uploadId() + ")", STALE_UPLOAD, u.initiated()));
+        }
     }
 
     private void planStaging(String jobId, long now, long cutoff, List<GcCandidate> out) {
@@ -284,6 +340,8 @@ public final class GarbageCollector {
                 Optional<String> why = remove(c);
                 if (why.isPresent()) {
                     kept.add(c.path() + ": " + why.get());
+                } else if (c.what().equals(STALE_UPLOAD)) {
+                    deleted.add(c.path());
                 } else if (fs.stat(c.path()).isPresent()) {
                     kept.add(c.path() + ": it is still there after its removal");
                 } else {
@@ -305,6 +363,12 @@ public final class GarbageCollector {
             }
             case TOMBSTONE -> {
                 return removeTombstone(c);
+            }
+            case STALE_UPLOAD -> {
+                int mark = c.path().lastIndexOf(UPLOAD_MARK);
+                fs.abortUpload(new io.keepsake.storage.spi.PendingUpload(c.path().substring(0, mark),
+                        c.path().substring(mark + UPLOAD_MARK.length(), c.path().length() - 1), c.modificationTime()));
+                return Optional.empty();
             }
             default -> {
                 return removeDirectory(c);

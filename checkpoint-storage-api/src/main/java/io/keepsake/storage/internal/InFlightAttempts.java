@@ -145,6 +145,7 @@ public final class InFlightAttempts implements AutoCloseable {
         try (SyncableOutputStream out = first ? fs.create(lease.path, true)
                 : fs.createInExistingDirectory(lease.path, false)) {
             out.write(content);
+            out.sync();
         }
         lease.renewedNanos = before;
     }

@@ -8,6 +8,7 @@ import io.keepsake.storage.PipelineStateCodec;
 import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
@@ -25,7 +26,8 @@ import java.util.TreeMap;
 /**
  * The legacy checkpoint layout, byte-compatible with SeaTunnel 2.3.x: one file per pipeline per
  * checkpoint in {@code <namespace>/<jobId>/}, written to a hidden temporary name, synced, renamed
- * and its directory synced, so a reader never sees a torn file. "Latest" is the highest
+ * and its directory synced, so a reader never sees a torn file (on a file system with
+ * {@link FsCapability#ATOMIC_FILE_CREATE}, created whole under its final name instead). "Latest" is the highest
  * checkpoint id; a file whose bytes do not decode is skipped with a warning, a failure to read
  * is thrown. Never touches the savepoint root. Thread-safe (stateless over the file system).
  */
@@ -49,6 +51,9 @@ public final class LegacyCheckpointStore {
         String target = fs.child(jobDir, name);
         String temp = fs.child(jobDir, LegacyCheckpointFiles.tempName(name));
         byte[] bytes = PipelineStateCodec.encode(state);
+        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+            return storeWhole(state, jobDir, name, target, bytes);
+        }
         try {
             try (SyncableOutputStream out = fs.create(temp, true)) {
                 out.write(bytes);
@@ -59,6 +64,25 @@ public final class LegacyCheckpointStore {
             return name;
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);
+            throw new CheckpointStorageException("Cannot store checkpoint " + state.checkpointId() + " of job "
+                    + state.jobId() + " pipeline " + state.pipelineId() + ": " + e.getMessage() + " (" + target + ")", e);
+        }
+    }
+
+    /**
+     * Stores a checkpoint where a created file appears whole or not at all: one create-if-absent
+     * under its final name; a failed write leaves nothing, so there is no temporary file to remove.
+     */
+    private String storeWhole(PipelineState state, String jobDir, String name, String target, byte[] bytes)
+            throws CheckpointStorageException {
+        try {
+            try (SyncableOutputStream out = fs.create(target, true)) {
+                out.write(bytes);
+                out.sync();
+            }
+            fs.syncDirectory(jobDir);
+            return name;
+        } catch (IOException | RuntimeException e) {
             throw new CheckpointStorageException("Cannot store checkpoint " + state.checkpointId() + " of job "
                     + state.jobId() + " pipeline " + state.pipelineId() + ": " + e.getMessage() + " (" + target + ")", e);
         }

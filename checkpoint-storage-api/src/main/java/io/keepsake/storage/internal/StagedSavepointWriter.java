@@ -243,7 +243,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
         try {
-            fs.create(path, true).close();
+            // synced like every file the protocol keeps: on an object store that is what publishes it
+            try (io.keepsake.storage.spi.SyncableOutputStream out = fs.create(path, true)) {
+                out.sync();
+            }
             indexMarker = path;
         } catch (FileAlreadyExistsException e) {
             // the same claims under the same id: a racing attempt's marker, or one an abort left; it

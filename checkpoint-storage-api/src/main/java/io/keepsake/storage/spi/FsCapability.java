@@ -9,5 +9,13 @@ public enum FsCapability {
      */
     ATOMIC_DIRECTORY_RENAME,
     /** {@link StorageFileSystem#syncDirectory} makes a directory's entries durable (POSIX fsync). */
-    DIRECTORY_SYNC
+    DIRECTORY_SYNC,
+    /**
+     * A created file appears whole or not at all (an object store's PUT or completed multipart
+     * upload): {@code sync()} publishes it with every byte written so far (nothing can be written
+     * after that), and a stream closed without a successful {@code sync()} leaves nothing. Legacy
+     * checkpoint files are then created under their final name with create-if-absent, without a
+     * temporary name and a rename.
+     */
+    ATOMIC_FILE_CREATE
 }

@@ -82,6 +82,19 @@ public interface StorageFileSystem extends Closeable {
     /** The optional powers this file system has. */
     Set<FsCapability> capabilities();
 
+    /**
+     * The uploads begun below {@code directory} (at any depth) and neither completed nor aborted;
+     * garbage collection aborts those a dead writer left. The default, for file systems where a
+     * created file exists from the start, has none.
+     */
+    default List<PendingUpload> pendingUploads(String directory) throws IOException {
+        return List.of();
+    }
+
+    /** Aborts one pending upload; fine when it is already gone. The default does nothing. */
+    default void abortUpload(PendingUpload upload) throws IOException {
+    }
+
     /** Joins a validated name onto a directory path. */
     default String child(String directory, String name) {
         return directory.endsWith("/") ? directory + name : directory + "/" + name;

@@ -1,0 +1,353 @@
+package io.keepsake.storage.s3.internal;
+
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.StorageOptions;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.InstanceProfileCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The S3 backend's configuration, parsed from SeaTunnel's keys for its {@code s3} checkpoint
+ * storage ({@code s3.bucket}, {@code fs.s3a.*}), and the SDK clients built from it. Not API.
+ *
+ * @param bucket              the default bucket ({@code s3.bucket}, with or without {@code s3a://})
+ * @param endpoint            {@code fs.s3a.endpoint} as a URI, or null for AWS's own endpoint
+ * @param region              the signing region
+ * @param pathStyle           {@code fs.s3a.path.style.access}
+ * @param credentials         what signs the requests
+ * @param credentialsSource   which keys or chain gave the credentials, for messages
+ * @param partSize            {@code fs.s3a.multipart.size} in bytes
+ * @param connectTimeout      {@code fs.s3a.connection.establish.timeout}
+ * @param socketTimeout       {@code fs.s3a.connection.timeout}
+ * @param maxAttempts         {@code fs.s3a.attempts.maximum}: tries per request, the first included
+ * @param conditionalWrites   false only with {@code s3.conditional-writes=unsupported}
+ */
+public record S3Settings(String bucket, URI endpoint, String region, boolean pathStyle,
+                         AwsCredentialsProvider credentials, String credentialsSource, int partSize,
+                         Duration connectTimeout, Duration socketTimeout, int maxAttempts, boolean conditionalWrites) {
+
+    /** The bucket key, as SeaTunnel writes it ({@code s3a://bucket}). */
+    public static final String BUCKET = "s3.bucket";
+    /** The endpoint key. */
+    public static final String ENDPOINT = "fs.s3a.endpoint";
+    /** The region key. */
+    public static final String REGION = "fs.s3a.endpoint.region";
+    /** The access key id. */
+    public static final String ACCESS_KEY = "fs.s3a.access.key";
+    /** The secret key. */
+    public static final String SECRET_KEY = "fs.s3a.secret.key";
+    /** The session token, for temporary credentials. */
+    public static final String SESSION_TOKEN = "fs.s3a.session.token";
+    /** The credential providers, comma-separated class names as Hadoop's S3A takes them. */
+    public static final String CREDENTIALS_PROVIDER = "fs.s3a.aws.credentials.provider";
+    /** Path-style addressing ({@code http://endpoint/bucket/key}), for most S3-compatible servers. */
+    public static final String PATH_STYLE = "fs.s3a.path.style.access";
+    /** Whether an endpoint without a scheme is https. */
+    public static final String SSL = "fs.s3a.connection.ssl.enabled";
+    /** Bytes per multipart part. */
+    public static final String PART_SIZE = "fs.s3a.multipart.size";
+    /** Connect timeout. */
+    public static final String CONNECT_TIMEOUT = "fs.s3a.connection.establish.timeout";
+    /** Read timeout. */
+    public static final String SOCKET_TIMEOUT = "fs.s3a.connection.timeout";
+    /** Tries per request. */
+    public static final String ATTEMPTS = "fs.s3a.attempts.maximum";
+    /**
+     * {@code required} (the default): creation checks that the store refuses a second conditional
+     * create of one key and fails otherwise; {@code unsupported}: the user accepts a store without
+     * conditional writes, where must-create is check-then-write and two racing commits of one
+     * savepoint id could both appear to win.
+     */
+    public static final String CONDITIONAL_WRITES = "s3.conditional-writes";
+
+    /** Every key of this backend besides the common ones. */
+    public static final Set<String> KEYS = Set.of(BUCKET, ENDPOINT, REGION, ACCESS_KEY, SECRET_KEY, SESSION_TOKEN,
+            CREDENTIALS_PROVIDER, PATH_STYLE, SSL, PART_SIZE, CONNECT_TIMEOUT, SOCKET_TIMEOUT, ATTEMPTS,
+            CONDITIONAL_WRITES);
+
+    /** The {@code storage.type} values this backend accepts. */
+    public static final Set<String> STORAGE_TYPES = Set.of("s3", "s3a");
+
+    private static final Map<String, String> PROVIDERS = providers();
+
+    /**
+     * Parses the backend's keys.
+     *
+     * @throws InvalidStorageArgumentException when a value is malformed, a pair is incomplete or a provider unknown
+     */
+    public static S3Settings from(StorageOptions options) {
+        Map<String, String> o = options.backendOptions();
+        String bucket = o.get(BUCKET);
+        if (bucket != null) {
+            bucket = bucket.trim().replaceFirst("(?i)^s3[an]?://", "");
+            while (bucket.endsWith("/")) {
+                bucket = bucket.substring(0, bucket.length() - 1);
+            }
+            if (bucket.isEmpty() || bucket.contains("/")) {
+                throw invalid(BUCKET, "must name a bucket, such as s3a://my-bucket", o.get(BUCKET));
+            }
+        }
+        boolean ssl = bool(o, SSL, true);
+        URI endpoint = null;
+        if (o.get(ENDPOINT) != null && !o.get(ENDPOINT).isBlank()) {
+            String e = o.get(ENDPOINT).trim();
+            if (!e.contains("://")) {
+                e = (ssl ? "https://" : "http://") + e;
+            }
+            try {
+                endpoint = new URI(e);
+            } catch (URISyntaxException ex) {
+                throw invalid(ENDPOINT, "is not an address", o.get(ENDPOINT));
+            }
+            if (endpoint.getHost() == null) {
+                throw invalid(ENDPOINT, "has no host", o.get(ENDPOINT));
+            }
+        }
+        String region = o.getOrDefault(REGION, "us-east-1").trim();
+        if (region.isEmpty()) {
+            throw invalid(REGION, "is blank", o.get(REGION));
+        }
+        String access = o.get(ACCESS_KEY);
+        String secret = o.get(SECRET_KEY);
+        if ((access == null) != (secret == null)) {
+            throw new InvalidStorageArgumentException("Cannot configure s3 storage: " + ACCESS_KEY + " and " + SECRET_KEY
+                    + " go together; only " + (access == null ? SECRET_KEY : ACCESS_KEY) + " is given");
+        }
+        List<AwsCredentialsProvider> chain = new ArrayList<>();
+        String source;
+        String providers = o.get(CREDENTIALS_PROVIDER);
+        if (providers != null && !providers.isBlank()) {
+            for (String name : providers.split(",")) {
+                chain.add(provider(name.trim(), access, secret, o.get(SESSION_TOKEN)));
+            }
+            source = CREDENTIALS_PROVIDER + "=" + providers.trim();
+        } else if (access != null) {
+            chain.add(o.get(SESSION_TOKEN) == null
+                    ? StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret))
+                    : StaticCredentialsProvider.create(AwsSessionCredentials.create(access, secret, o.get(SESSION_TOKEN))));
+            source = ACCESS_KEY + "=" + access;
+        } else {
+            chain.add(DefaultCredentialsProvider.builder().build());
+            source = "the SDK's default credential chain (no " + ACCESS_KEY + " given)";
+        }
+        AwsCredentialsProvider credentials = chain.size() == 1 ? chain.get(0)
+                : AwsCredentialsProviderChain.builder().credentialsProviders(chain).build();
+        int partSize = (int) Math.min(Integer.MAX_VALUE - 8, bytes(o, PART_SIZE, 8L << 20));
+        if (partSize < 5 << 20) {
+            throw invalid(PART_SIZE, "must be at least 5M, the smallest part S3 accepts", o.get(PART_SIZE));
+        }
+        Duration connect = duration(o, CONNECT_TIMEOUT, Duration.ofSeconds(10));
+        Duration socket = duration(o, SOCKET_TIMEOUT, Duration.ofSeconds(60));
+        int attempts = (int) number(o, ATTEMPTS, 4);
+        if (attempts < 1 || attempts > 20) {
+            throw invalid(ATTEMPTS, "must be between 1 and 20", o.get(ATTEMPTS));
+        }
+        String conditional = o.getOrDefault(CONDITIONAL_WRITES, "required").trim().toLowerCase(Locale.ROOT);
+        if (!conditional.equals("required") && !conditional.equals("unsupported")) {
+            throw invalid(CONDITIONAL_WRITES, "must be required or unsupported", o.get(CONDITIONAL_WRITES));
+        }
+        return new S3Settings(bucket, endpoint, region, bool(o, PATH_STYLE, false), credentials, source, partSize,
+                connect, socket, attempts, conditional.equals("required"));
+    }
+
+    /** Where the store is, as messages name it. */
+    public String describe() {
+        return (endpoint == null ? "AWS S3 in " + region : endpoint.toString())
+                + (bucket == null ? "" : ", bucket " + bucket);
+    }
+
+    /** The endpoint as configured, for messages. */
+    public String endpointText() {
+        return endpoint == null ? "AWS S3 in " + region : endpoint.toString();
+    }
+
+    /** A client for normal work. */
+    public S3Client client() {
+        return client(connectTimeout, socketTimeout, maxAttempts, null);
+    }
+
+    /**
+     * A client that gives up quickly, for the checks at creation: a wrong endpoint fails in
+     * seconds instead of after the normal retries and timeouts.
+     */
+    public S3Client probeClient() {
+        Duration connect = connectTimeout.compareTo(Duration.ofSeconds(5)) < 0 ? connectTimeout : Duration.ofSeconds(5);
+        Duration socket = socketTimeout.compareTo(Duration.ofSeconds(15)) < 0 ? socketTimeout : Duration.ofSeconds(15);
+        return client(connect, socket, 3, Duration.ofSeconds(20));
+    }
+
+    private S3Client client(Duration connect, Duration socket, int attempts, Duration callTimeout) {
+        var builder = S3Client.builder()
+                .httpClientBuilder(Apache5HttpClient.builder().connectionTimeout(connect).socketTimeout(socket)
+                        .connectionAcquisitionTimeout(socket).expectContinueEnabled(false))
+                .region(Region.of(region))
+                .credentialsProvider(credentials)
+                .forcePathStyle(pathStyle)
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // No "Expect: 100-continue": some S3-compatible servers answer a small PUT at once.
+                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder().expectContinueEnabled(false)
+                        .build())
+                .overrideConfiguration(c -> {
+                    c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(attempts).build());
+                    if (callTimeout != null) {
+                        c.apiCallTimeout(callTimeout);
+                    }
+                });
+        if (endpoint != null) {
+            builder.endpointOverride(endpoint);
+        }
+        return builder.build();
+    }
+
+    private static Map<String, String> providers() {
+        Map<String, String> m = new TreeMap<>();
+        m.put("org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider", "keys");
+        m.put("org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider", "session");
+        m.put("org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider", "anonymous");
+        m.put("com.amazonaws.auth.EnvironmentVariableCredentialsProvider", "environment");
+        m.put("software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider", "environment");
+        m.put("com.amazonaws.auth.SystemPropertiesCredentialsProvider", "system-properties");
+        m.put("software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider", "system-properties");
+        m.put("com.amazonaws.auth.InstanceProfileCredentialsProvider", "instance-profile");
+        m.put("org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider", "instance-profile");
+        m.put("software.amazon.awssdk.auth.credentials.InstanceProfileCredentialsProvider", "instance-profile");
+        m.put("com.amazonaws.auth.profile.ProfileCredentialsProvider", "profile");
+        m.put("software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider", "profile");
+        m.put("com.amazonaws.auth.DefaultAWSCredentialsProviderChain", "default");
+        m.put("software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider", "default");
+        return m;
+    }
+
+    private static AwsCredentialsProvider provider(String name, String access, String secret, String token) {
+        String kind = PROVIDERS.get(name);
+        if (kind == null) {
+            throw new InvalidStorageArgumentException("Cannot configure s3 storage: unknown credentials provider in "
+                    + CREDENTIALS_PROVIDER + " (" + name + "); known are " + PROVIDERS.keySet());
+        }
+        return switch (kind) {
+            case "keys", "session" -> {
+                if (access == null) {
+                    throw new InvalidStorageArgumentException("Cannot configure s3 storage: " + name + " needs "
+                            + ACCESS_KEY + " and " + SECRET_KEY + " (" + CREDENTIALS_PROVIDER + ")");
+                }
+                if (kind.equals("session") && token == null) {
+                    throw new InvalidStorageArgumentException("Cannot configure s3 storage: " + name + " needs "
+                            + SESSION_TOKEN + " (" + CREDENTIALS_PROVIDER + ")");
+                }
+                yield StaticCredentialsProvider.create(kind.equals("keys") ? AwsBasicCredentials.create(access, secret)
+                        : AwsSessionCredentials.create(access, secret, token));
+            }
+            case "anonymous" -> AnonymousCredentialsProvider.create();
+            case "environment" -> EnvironmentVariableCredentialsProvider.create();
+            case "system-properties" -> SystemPropertyCredentialsProvider.create();
+            case "instance-profile" -> InstanceProfileCredentialsProvider.create();
+            case "profile" -> ProfileCredentialsProvider.create();
+            default -> DefaultCredentialsProvider.builder().build();
+        };
+    }
+
+    private static boolean bool(Map<String, String> o, String key, boolean fallback) {
+        String v = o.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(key, "must be true or false", v);
+        };
+    }
+
+    private static long number(Map<String, String> o, String key, long fallback) {
+        String v = o.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(key, "is not a whole number", v);
+        }
+    }
+
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
+
+    private static long bytes(Map<String, String> o, String key, long fallback) {
+        return parse(o, key, fallback, SIZE, "is not a size such as 8388608, 8M or 16M", m -> {
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "k" -> n << 10;
+                case "m" -> n << 20;
+                case "g" -> n << 30;
+                default -> n;
+            };
+        });
+    }
+
+    private static Duration duration(Map<String, String> o, String key, Duration fallback) {
+        long millis = parse(o, key, fallback.toMillis(), TIME, "is not a duration such as 5000 (ms), 5s or 1m", m -> {
+            long n = Long.parseLong(m.group(1));
+            String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
+            return switch (unit) {
+                case "s" -> n * 1000;
+                case "m" -> n * 60_000;
+                case "h" -> n * 3_600_000;
+                default -> n;
+            };
+        });
+        if (millis < 1) {
+            throw invalid(key, "must be positive", o.get(key));
+        }
+        return Duration.ofMillis(millis);
+    }
+
+    private static long parse(Map<String, String> o, String key, long fallback, Pattern pattern, String why,
+                              Function<Matcher, Long> value) {
+        String v = o.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        Matcher m = pattern.matcher(v.trim());
+        if (!m.matches()) {
+            throw invalid(key, why, v);
+        }
+        try {
+            return value.apply(m);
+        } catch (NumberFormatException e) {
+            throw invalid(key, why, v);
+        }
+    }
+
+    private static InvalidStorageArgumentException invalid(String key, String why, String value) {
+        return new InvalidStorageArgumentException("Cannot configure s3 storage: " + key + " " + why + " (" + value + ")");
+    }
+}

@@ -1,0 +1,49 @@
+package io.keepsake.storage.s3;
+
+import io.keepsake.fixtures.tck.StorageFaultContractTest;
+import io.keepsake.storage.spi.StorageFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The whole backend contract kit, fault-injection sweep included, on an in-process S3Proxy. */
+class S3ContractTest extends StorageFaultContractTest {
+
+    private static S3ProxyServer server;
+    private static S3FileSystem fs;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = S3ProxyServer.start();
+        fs = server.newFileSystem();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (fs != null) {
+            fs.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /**
+     * Every third primitive operation: each one is an HTTP request here, so the full sweep of
+     * three modes would take minutes; the protocol's own sweep at stride 1 runs on the in-memory
+     * file system without rename, and S3HttpFaultTest spoils every request of the same scenario.
+     */
+    @Override
+    protected int faultSweepStride() {
+        return 3;
+    }
+
+    @Override
+    protected StorageFileSystem fileSystem() {
+        return fs;
+    }
+
+    @Override
+    protected String newBaseDirectory() {
+        return fs.normalizeRoot(S3ProxyServer.freshDirectory("tck"));
+    }
+}

@@ -1,0 +1,260 @@
+package io.keepsake.storage.s3;
+
+import io.keepsake.fixtures.faults.AgingFileSystem;
+import io.keepsake.storage.GcReport;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Faults at the HTTP level, between the SDK and the server: a proxy spoils one request of a save
+ * (payloads, one of them a multipart upload), commit, delete and garbage collection, at every
+ * request index in turn: its response is lost after the server applied it, it gets a 500 or a
+ * 503, or its connection is reset. After each, another process checks what the kit's fault sweep
+ * checks; a commit whose response was lost must be recognised as committed.
+ */
+class S3HttpFaultTest {
+
+    private static final String JOB = "7001";
+    private static final int BIG = S3FileSystem.MIN_PART_SIZE + 1000;
+
+    private static S3ProxyServer server;
+    private static FaultyHttpProxy proxy;
+    private static S3FileSystem direct;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = S3ProxyServer.start();
+        proxy = new FaultyHttpProxy(server.endpoint());
+        direct = server.newFileSystem();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (direct != null) {
+            direct.close();
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static byte[] bytes(long seed, int length) {
+        byte[] b = new byte[length];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static Map<Integer, byte[]> payloads(long seed, boolean big) {
+        Map<Integer, byte[]> m = new LinkedHashMap<>();
+        m.put(1, bytes(seed, 1000));
+        if (big) {
+            m.put(2, bytes(seed + 1, BIG));
+        }
+        return m;
+    }
+
+    /** A file system that reaches the server through the proxy, with {@code attempts} tries per request. */
+    private static S3FileSystem throughProxy(int attempts) {
+        return new S3FileSystem(S3ProxyServer.client(proxy.endpoint(), attempts), S3ProxyServer.BUCKET,
+                S3FileSystem.MIN_PART_SIZE, true, proxy.endpoint().toString());
+    }
+
+    private static KeepsakeStorage open(io.keepsake.storage.spi.StorageFileSystem fs, String ns) {
+        // a long lease: no renewal request lands in the middle of a counted run
+        return KeepsakeStorage.open(fs, new StorageOptions(ns, null, null, 0, Map.of(), 600_000));
+    }
+
+    private static void commit(KeepsakeStorage s, String id, Map<Integer, byte[]> payloads) throws IOException {
+        try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(JOB, id, SavepointKind.MANUAL, "test",
+                "test-payload", 1_000L, Map.of()))) {
+            for (Map.Entry<Integer, byte[]> p : payloads.entrySet()) {
+                try (OutputStream out = w.openPayload(p.getKey(), 7)) {
+                    out.write(p.getValue());
+                }
+            }
+            w.commit(2_000L);
+        }
+    }
+
+    private static String prepare(String name) throws IOException {
+        String ns = direct.normalizeRoot(S3ProxyServer.freshDirectory(name) + "/ns");
+        try (KeepsakeStorage s = open(new io.keepsake.fixtures.faults.ForwardingFileSystem(direct), ns)) {
+            commit(s, "sp-keep", payloads(10, false));
+            commit(s, "sp-drop", payloads(20, false));
+        }
+        return ns;
+    }
+
+    /** Save, commit, delete and gc; true when the commit returned. */
+    private static boolean scenario(KeepsakeStorage s, List<Throwable> failures) {
+        boolean committed = false;
+        try {
+            commit(s, "sp-new", payloads(30, true));
+            committed = true;
+        } catch (SavepointStorageException | IOException e) {
+            failures.add(e);
+        }
+        try {
+            s.deleteSavepoint(JOB, "sp-drop");
+        } catch (SavepointStorageException e) {
+            failures.add(e);
+        }
+        try {
+            s.collectGarbage(Duration.ZERO);
+        } catch (SavepointStorageException e) {
+            failures.add(e);
+        }
+        return committed;
+    }
+
+    /** Another process, after every lease expired, finds only complete savepoints and collects what is left. */
+    private static void check(String ns, boolean committed, String where) throws IOException {
+        try (KeepsakeStorage after = open(new AgingFileSystem(direct, Duration.ofHours(1)), ns)) {
+            for (SavepointHandle h : after.listSavepoints(JOB)) {
+                Map<Integer, byte[]> expected = switch (h.savepointId()) {
+                    case "sp-keep" -> payloads(10, false);
+                    case "sp-drop" -> payloads(20, false);
+                    case "sp-new" -> payloads(30, true);
+                    default -> throw new AssertionError("unexpected savepoint " + h.savepointId() + ", " + where);
+                };
+                var content = after.readSavepoint(JOB, h.savepointId());
+                expected.forEach((pid, b) -> assertThat(content.payloadOfPipeline(pid)).as(where).isEqualTo(b));
+            }
+            assertThat(after.listSavepoints(JOB)).extracting(SavepointHandle::savepointId).as(where).contains("sp-keep");
+            if (committed) {
+                assertThat(after.listSavepoints(JOB)).extracting(SavepointHandle::savepointId)
+                        .as("a commit that returned is there, " + where).contains("sp-new");
+            }
+            GcReport report = after.collectGarbage(Duration.ZERO);
+            assertThat(report.kept()).as("gc kept, " + where).isEmpty();
+            for (SavepointEntry e : after.scanSavepoints(JOB)) {
+                assertThat(e.handle()).as("%s after gc: %s", where, e.savepointId()).isPresent();
+            }
+            assertThat(direct.list(direct.child(direct.child(after.savepointRoot(), JOB), ".staging")))
+                    .as("staging after gc, " + where).isEmpty();
+            assertThat(direct.pendingUploads(ns)).as("multipart uploads left, " + where).isEmpty();
+        }
+        direct.delete(ns, true);
+    }
+
+    @Test
+    void everySpoiledRequestOfSaveCommitDeleteAndGcLeavesOnlyCompleteSavepoints() throws IOException {
+        int requests;
+        try (S3FileSystem fs = throughProxy(1)) {
+            String ns = prepare("http-count");
+            proxy.disarm();
+            List<Throwable> none = new ArrayList<>();
+            try (KeepsakeStorage s = open(fs, ns)) {
+                assertThat(scenario(s, none)).isTrue();
+            }
+            assertThat(none).isEmpty();
+            requests = proxy.count();
+            check(ns, true, "without faults");
+        }
+        assertThat(requests).as("requests of one save, commit, delete and gc").isGreaterThan(20);
+        FaultyHttpProxy.Fault[] faults = FaultyHttpProxy.Fault.values();
+        int failedCommits = 0;
+        for (int k = 1; k <= requests; k++) {
+            FaultyHttpProxy.Fault fault = faults[k % faults.length];
+            String ns = prepare("http-" + k);
+            boolean committed;
+            List<Throwable> failures = new ArrayList<>();
+            List<String> seen;
+            try (S3FileSystem fs = throughProxy(1); KeepsakeStorage s = open(fs, ns)) {
+                proxy.arm(k, fault);
+                committed = scenario(s, failures);
+                seen = proxy.requests();
+                proxy.disarm();
+            }
+            String where = fault + " at request " + k + " of " + requests + " (" + (k <= seen.size() ? seen.get(k - 1)
+                    : "beyond the run") + "), failures " + failures;
+            if (!committed) {
+                failedCommits++;
+            }
+            String spoiled = k <= seen.size() ? seen.get(k - 1) : "";
+            if (fault == FaultyHttpProxy.Fault.DROP_RESPONSE && spoiled.contains("_metadata.ser")) {
+                assertThat(committed).as("a commit whose metadata response was lost is committed, " + where).isTrue();
+            }
+            check(ns, committed, where);
+        }
+        assertThat(failedCommits).as("spoiled requests make some commits fail").isGreaterThan(0);
+        System.out.println("HTTP fault sweep: " + requests + " requests spoiled one at a time, faults rotating over "
+                + java.util.Arrays.toString(faults) + "; " + failedCommits + " commits failed with a typed error");
+    }
+
+    /** Finds the index of the first request whose line contains every one of {@code markers} in a clean run. */
+    private static int indexOf(List<String> markers, int attempts) throws IOException {
+        try (S3FileSystem fs = throughProxy(attempts)) {
+            String ns = prepare("http-find");
+            proxy.disarm();
+            try (KeepsakeStorage s = open(fs, ns)) {
+                assertThat(scenario(s, new ArrayList<>())).isTrue();
+            }
+            List<String> seen = proxy.requests();
+            direct.delete(ns, true);
+            for (int i = 0; i < seen.size(); i++) {
+                String line = seen.get(i);
+                if (markers.stream().allMatch(line::contains)) {
+                    return i + 1;
+                }
+            }
+            throw new AssertionError("no request " + markers + " in " + seen);
+        }
+    }
+
+    private void lostResponseIsCommitted(List<String> markers, int attempts) throws IOException {
+        int k = indexOf(markers, attempts);
+        String ns = prepare("http-lost");
+        boolean committed;
+        List<Throwable> failures = new ArrayList<>();
+        List<String> seen;
+        try (S3FileSystem fs = throughProxy(attempts); KeepsakeStorage s = open(fs, ns)) {
+            proxy.arm(k, FaultyHttpProxy.Fault.DROP_RESPONSE);
+            committed = scenario(s, failures);
+            seen = proxy.requests();
+            proxy.disarm();
+        }
+        assertThat(seen.get(k - 1)).contains(markers);
+        assertThat(committed).as("commit after the lost response of %s (failures %s)", seen.get(k - 1), failures).isTrue();
+        assertThat(failures).isEmpty();
+        check(ns, true, "lost response of " + seen.get(k - 1));
+    }
+
+    @Test
+    void aLostResponseOfTheMetadataCreateIsRecognisedAsCommittedWhenTheSdkRetries() throws IOException {
+        lostResponseIsCommitted(List.of("PUT ", "_metadata.ser"), 4);
+    }
+
+    @Test
+    void aLostResponseOfTheMetadataCreateIsRecognisedAsCommittedWithoutRetries() throws IOException {
+        lostResponseIsCommitted(List.of("PUT ", "_metadata.ser"), 1);
+    }
+
+    @Test
+    void aLostResponseOfAMultipartCompletionIsRecognisedAsItsOwnObject() throws IOException {
+        lostResponseIsCommitted(List.of("POST ", "uploadId="), 4);
+    }
+}
