@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * measured, and the machine.
  *
  * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar io.keepsake.bench.BenchmarkReport
- * [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--out FILE]}. {@code --quick} is a smoke test
+ * [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--out FILE]}. {@code --quick} is a smoke test
  * on small sizes (about a minute; its figures are not the goals'); the full run takes about ten
  * minutes. The report is printed and written to {@code benchmark-report.md} in the {@code target}
  * directory the classes were loaded from (else the working directory), or to {@code --out}.
@@ -47,7 +47,8 @@ public final class BenchmarkReport {
                 new LookupSection(),          // newest savepoint, 10 vs 10,000
                 new SmallSavepointSection(),  // 4 pipelines vs the fsynced legacy store
                 new CodecSection(),           // engine-wire-v1 vs SeaTunnel's double protostuff path
-                new HdfsSection()             // NameNode calls per savepoint
+                new HdfsSection(),            // NameNode calls per savepoint
+                new S3Section()               // S3 save and restore vs the raw SDK, requests
                 // further sections here
         );
     }
@@ -70,11 +71,12 @@ public final class BenchmarkReport {
                 case "--quick" -> options = ReportOptions.quick(data);
                 case "--no-hdfs" -> hdfs = false;
                 case "--no-heap" -> heap = false;
+                case "--no-s3" -> System.setProperty(S3Section.ENABLED, "false");
                 case "--heap-gib" -> heapGib = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
                 default -> {
                     System.err.println("Cannot run report: unknown argument (" + args[i] + "); usage: BenchmarkReport"
-                            + " [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--out FILE]");
+                            + " [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--out FILE]");
                     System.exit(2);
                 }
             }

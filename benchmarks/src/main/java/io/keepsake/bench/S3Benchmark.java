@@ -110,6 +110,59 @@ public final class S3Benchmark {
      * @param rounds interleaved rounds, at least 1
      */
     public static List<String> rows(int rounds) throws Exception {
+        Measured m = measure(rounds);
+        String params = PIPELINES + " x " + (PAYLOAD >> 20) + " MiB, " + (PART >> 20) + " MiB parts";
+        List<String> rows = new ArrayList<>();
+        rows.add(row("S3Benchmark.keepsakeSave", params, m.save(), "MiB/s"));
+        rows.add(row("S3Benchmark.rawMultipartPut", params, m.rawPut(), "MiB/s"));
+        rows.add(row("save ratio keepsake / raw", "same round", m.saveRatio(), "x"));
+        rows.add(row("S3Benchmark.keepsakeRestore", params + ", every byte verified", m.restore(), "MiB/s"));
+        rows.add(row("S3Benchmark.rawGetObject", params, m.rawGet(), "MiB/s"));
+        rows.add(row("restore ratio keepsake / raw", "same round", m.restoreRatio(), "x"));
+        rows.add("| requests per savepoint | " + m.parts() + " parts | " + m.saveRequests() + " | raw: "
+                + m.rawPutRequests() + " | requests |");
+        rows.add("| requests per restore | " + PIPELINES + " payloads | " + m.restoreRequests() + " | raw: "
+                + m.rawGetRequests() + " | requests |");
+        return rows;
+    }
+
+    /** What the benchmark states: the savepoint's size, in pipelines and bytes per pipeline. */
+    static String params() {
+        return PIPELINES + " x " + (PAYLOAD >> 20) + " MiB, " + (PART >> 20) + " MiB parts";
+    }
+
+    /**
+     * One run's figures, per interleaved round (MiB/s), and the requests of the last round.
+     *
+     * @param save            Keepsake's save (staged, SHA-256, conditional create of the metadata)
+     * @param rawPut          the raw SDK multipart upload of the same bytes
+     * @param restore         Keepsake's restore, every byte verified
+     * @param rawGet          the raw SDK {@code GetObject} of the same objects
+     * @param parts           parts of the savepoint's payloads
+     * @param saveRequests    HTTP requests of one Keepsake save
+     * @param rawPutRequests  HTTP requests of one raw upload of the same bytes
+     * @param restoreRequests HTTP requests of one Keepsake restore
+     * @param rawGetRequests  HTTP requests of one raw read
+     */
+    record Measured(double[] save, double[] rawPut, double[] restore, double[] rawGet, int parts, int saveRequests,
+                    int rawPutRequests, int restoreRequests, int rawGetRequests) {
+
+        double[] saveRatio() {
+            return Spread.ratios(save, rawPut);
+        }
+
+        double[] restoreRatio() {
+            return Spread.ratios(restore, rawGet);
+        }
+    }
+
+    /**
+     * Runs the benchmark on an in-process S3Proxy: one warm-up round, then {@code rounds} rounds in
+     * which Keepsake and the raw SDK alternate going first.
+     *
+     * @param rounds interleaved rounds, at least 1
+     */
+    static Measured measure(int rounds) throws Exception {
         if (rounds < 1) {
             throw new IllegalArgumentException("Cannot benchmark: rounds must be at least 1 (" + rounds + ")");
         }
@@ -176,26 +229,9 @@ public final class S3Benchmark {
         } finally {
             proxy.stop();
         }
-        double[] saveRatio = new double[rounds];
-        double[] restoreRatio = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-            saveRatio[r] = save[r] / rawPut[r];
-            restoreRatio[r] = restore[r] / rawGet[r];
-        }
-        String params = PIPELINES + " x " + (PAYLOAD >> 20) + " MiB, " + (PART >> 20) + " MiB parts";
         int parts = PIPELINES * (int) Math.ceil((double) PAYLOAD / PART);
-        List<String> rows = new ArrayList<>();
-        rows.add(row("S3Benchmark.keepsakeSave", params, save, "MiB/s"));
-        rows.add(row("S3Benchmark.rawMultipartPut", params, rawPut, "MiB/s"));
-        rows.add(row("save ratio keepsake / raw", "same round", saveRatio, "x"));
-        rows.add(row("S3Benchmark.keepsakeRestore", params + ", every byte verified", restore, "MiB/s"));
-        rows.add(row("S3Benchmark.rawGetObject", params, rawGet, "MiB/s"));
-        rows.add(row("restore ratio keepsake / raw", "same round", restoreRatio, "x"));
-        rows.add("| requests per savepoint | " + parts + " parts | " + keepsakeSaveRequests + " | raw: "
-                + rawPutRequests + " | requests |");
-        rows.add("| requests per restore | " + PIPELINES + " payloads | " + keepsakeRestoreRequests + " | raw: "
-                + rawGetRequests + " | requests |");
-        return rows;
+        return new Measured(save, rawPut, restore, rawGet, parts, keepsakeSaveRequests, rawPutRequests,
+                keepsakeRestoreRequests, rawGetRequests);
     }
 
     private static S3Client client(URI endpoint, Counter counter) {
