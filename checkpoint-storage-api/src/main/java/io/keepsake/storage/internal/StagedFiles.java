@@ -32,6 +32,12 @@ final class StagedFiles {
         }
         for (ManifestEntry e : manifest) {
             FileStatus s = present.get(e.file());
+            if (s == null || !s.regularFile() || s.length() != e.length()) {
+                // A listing is one request over many entries; some stores (S3-compatible servers
+                // listing while a sibling is deleted) can leave an entry out. Ask for the file itself
+                // before calling it missing.
+                s = fs.stat(fs.child(directory, e.file())).orElse(null);
+            }
             if (s == null || !s.regularFile()) {
                 return Optional.of("is missing (" + fs.child(directory, e.file()) + ")");
             }
