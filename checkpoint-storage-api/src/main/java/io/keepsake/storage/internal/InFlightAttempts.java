@@ -145,7 +145,7 @@ public final class InFlightAttempts implements AutoCloseable {
         try (SyncableOutputStream out = first ? fs.create(lease.path, true)
                 : fs.createInExistingDirectory(lease.path, false)) {
             out.write(content);
-            out.sync();
+            StagedFiles.endVolatileFile(fs, out);
         }
         lease.renewedNanos = before;
     }

@@ -2,6 +2,7 @@ package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 
@@ -47,6 +48,18 @@ final class StagedFiles {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Ends the writing of a file that a crash may lose without harm (a lease: its writer is gone
+     * too; an index marker: readers fall back to the metadata): synced only on file systems where
+     * {@code sync()} is what makes the file appear ({@link FsCapability#ATOMIC_FILE_CREATE}), so
+     * the local disk and HDFS spend no fsync on it.
+     */
+    static void endVolatileFile(StorageFileSystem fs, SyncableOutputStream out) throws IOException {
+        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+            out.sync();
+        }
     }
 
     /** Creates {@code path} (its directory must exist), writes {@code bytes} and syncs them. */

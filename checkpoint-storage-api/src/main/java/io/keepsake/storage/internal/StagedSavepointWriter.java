@@ -243,9 +243,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
         try {
-            // synced like every file the protocol keeps: on an object store that is what publishes it
             try (io.keepsake.storage.spi.SyncableOutputStream out = fs.create(path, true)) {
-                out.sync();
+                StagedFiles.endVolatileFile(fs, out);
             }
             indexMarker = path;
         } catch (FileAlreadyExistsException e) {
