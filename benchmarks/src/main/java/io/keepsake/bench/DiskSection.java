@@ -72,7 +72,7 @@ public final class DiskSection implements ReportSection {
             int rounds = options.diskRounds().get(i);
             Path trial = BenchFiles.newTrialDirectory("disk");
             try {
-                measure(size, options.diskWarmup(), rounds, trial, restoreRows, saveRows, notes);
+                measure(size, warmupRounds(options.diskWarmup(), size), rounds, trial, restoreRows, saveRows, notes);
             } finally {
                 BenchFiles.deleteRecursively(trial);
             }
@@ -81,14 +81,27 @@ public final class DiskSection implements ReportSection {
         rows.addAll(saveRows);
         notes.add("Ratios are speed ratios, baseline time / Keepsake time of the same round (above 1: Keepsake is"
                 + " faster); each size is one pipeline of " + BenchStates.REPORT_ACTIONS + " actions x "
-                + BenchStates.REPORT_PARALLELISM + " subtasks of random bytes; " + options.diskWarmup()
-                + " warm-up round(s) per size discarded.");
+                + BenchStates.REPORT_PARALLELISM + " subtasks of random bytes; warm-up rounds discarded per size: at least " + options.diskWarmup()
+                + ", and enough to run about 64 MiB through each contender first (64 at 1 MiB).");
         notes.add("Raw read: the savepoint's files (payload and metadata) read with a FileChannel into one reused"
                 + " 1 MiB buffer, nothing decoded. Raw write: the encoded payload written to a new file with a"
                 + " FileChannel and force(true), one file, no directory fsync.");
         notes.add("SeaTunnel 2.3.8: ProtoStuffSerializer + PipelineState + LocalFileStorage from the released jars;"
                 + " its save writes with commons-io and no fsync, so its save figures partly measure the page cache.");
         return new Result(rows, notes);
+    }
+
+    /**
+     * Warm-up rounds for one size: at least {@code configured}, and at small sizes enough that the
+     * code of each contender has run about 64 MiB through it (so the JIT has compiled it) before
+     * anything is measured: 64 rounds at 1 MiB, the configured number at 256 MiB; none when none
+     * are configured (the unit test's tiny mode).
+     */
+    static int warmupRounds(int configured, long size) {
+        if (configured == 0) {
+            return 0;
+        }
+        return (int) Math.max(configured, Math.min(100, (64L << 20) / size));
     }
 
     private void measure(long size, int warmup, int rounds, Path trial, List<GoalRow> restoreRows,

@@ -50,7 +50,8 @@ public final class SmallSavepointSection implements ReportSection {
                 trial.resolve("checkpoints").toString(), trial.resolve("savepoints").toString())) {
             SeaTunnelPath seaTunnel = new SeaTunnelPath(trial.resolve("seatunnel"));
             long[] sequence = {0};
-            Map<String, double[]> samples = Interleaved.run(Math.max(2, options.diskWarmup()), options.smallRounds(),
+            Map<String, double[]> samples = Interleaved.run(DiskSection.warmupRounds(Math.max(2, options.diskWarmup()),
+                    4L * options.smallPipelineBytes()), options.smallRounds(),
                     List.of(new Interleaved.Contender("keepsake", () -> {
                         try (SavepointSaveSession session = SavepointSaveSession.builder(storage, JOB, ids)
                                 .savepointId("small-" + (++sequence[0])).open()) {
