@@ -1,13 +1,13 @@
 package io.keepsake.bench;
 
 import io.keepsake.fixtures.faults.ForwardingFileSystem;
+import io.keepsake.fixtures.faults.ForwardingOutputStream;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -74,36 +74,14 @@ public final class CountingFileSystem extends ForwardingFileSystem {
     }
 
     /** A stream whose sync does nothing. */
-    private static final class Unsynced extends SyncableOutputStream {
+    private static final class Unsynced extends ForwardingOutputStream {
 
-        private final OutputStream out;
-
-        Unsynced(OutputStream out) {
-            this.out = out;
+        Unsynced(SyncableOutputStream out) {
+            super(out);
         }
 
         @Override
         public void sync() {
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void flush() throws IOException {
-            out.flush();
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close();
         }
     }
 }

@@ -91,12 +91,8 @@ final class EmbeddedEngine implements AutoCloseable {
             }
             // Right after a cancel the engine may still hold the old run and answer "no need to submit
             // again", leaving the job CANCELED: wait for the new run to show, and submit again if it never does.
-            long retry = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (System.nanoTime() - retry < 0) {
-                if (!"CANCELED".equals(status(jobId))) {
-                    return proxy.getJobId();
-                }
-                Thread.sleep(50);
+            if (poll(Duration.ofSeconds(10), () -> !"CANCELED".equals(status(jobId)))) {
+                return proxy.getJobId();
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("Job " + jobId + " stayed CANCELED after restores for 120 s");
@@ -140,18 +136,28 @@ final class EmbeddedEngine implements AutoCloseable {
 
     private static void await(String what, Duration timeout, BooleanSupplier condition,
                               java.util.function.Supplier<String> detail) {
+        if (!poll(timeout, condition)) {
+            throw new AssertionError("Timed out after " + timeout + " waiting for " + what + " " + detail.get());
+        }
+    }
+
+    /**
+     * Checks {@code condition} every 50 ms until it holds (true) or {@code timeout} passed (false).
+     * The engine offers no notification for a job's status, so its state is polled; the timeout
+     * only bounds a test that would otherwise hang.
+     */
+    static boolean poll(Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for " + what + " " + detail.get());
+            if (System.nanoTime() - deadline > 0) {
+                return false;
             }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("Interrupted waiting for " + what, e);
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
+            if (Thread.currentThread().isInterrupted()) {
+                throw new AssertionError("Interrupted while polling the engine");
             }
         }
+        return true;
     }
 
     private static JobConfig jobConfig(Path conf) {

@@ -1,6 +1,7 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.fixtures.faults.ForwardingFileSystem;
+import io.keepsake.fixtures.faults.ForwardingOutputStream;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
@@ -64,27 +65,17 @@ class HdfsNameNodeCallsTest {
         }
 
         private SyncableOutputStream counting(SyncableOutputStream out) {
-            return new SyncableOutputStream() {
-                @Override
-                public void write(int b) throws IOException {
-                    out.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) throws IOException {
-                    out.write(b, off, len);
-                }
-
+            return new ForwardingOutputStream(out) {
                 @Override
                 public void sync() throws IOException {
                     count("sync");
-                    out.sync();
+                    super.sync();
                 }
 
                 @Override
                 public void close() throws IOException {
                     count("close");
-                    out.close();
+                    super.close();
                 }
             };
         }
