@@ -21,7 +21,9 @@ import java.util.stream.Stream;
  * measured, and the machine.
  *
  * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar io.keepsake.bench.BenchmarkReport
- * [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--out FILE]}. {@code --quick} is a smoke test
+ * [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--only disk,lookup,...] [--out FILE]}.
+ * {@code --only} runs the named sections alone (a section's class name without "Section", lower
+ * case: disk, heap, lookup, smallsavepoint, codec, hdfs, s3). {@code --quick} is a smoke test
  * on small sizes (about a minute; its figures are not the goals'); the full run takes about ten
  * minutes. The report is printed and written to {@code benchmark-report.md} in the {@code target}
  * directory the classes were loaded from (else the working directory), or to {@code --out}.
@@ -66,6 +68,7 @@ public final class BenchmarkReport {
         boolean hdfs = true;
         boolean heap = true;
         Integer heapGib = null;
+        List<String> only = List.of();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> options = ReportOptions.quick(data);
@@ -74,9 +77,10 @@ public final class BenchmarkReport {
                 case "--no-s3" -> System.setProperty(S3Section.ENABLED, "false");
                 case "--heap-gib" -> heapGib = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
+                case "--only" -> only = List.of(args[++i].toLowerCase(java.util.Locale.ROOT).split(","));
                 default -> {
                     System.err.println("Cannot run report: unknown argument (" + args[i] + "); usage: BenchmarkReport"
-                            + " [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--out FILE]");
+                            + " [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--only disk,lookup,...] [--out FILE]");
                     System.exit(2);
                 }
             }
@@ -94,7 +98,10 @@ public final class BenchmarkReport {
         Path report = out != null ? out
                 : BenchFiles.buildDirectory().orElse(Path.of("").toAbsolutePath()).resolve("benchmark-report.md");
         Files.createDirectories(data);
-        String markdown = render(run(options, sections(), System.err::println), options);
+        List<String> chosen = only;
+        List<ReportSection> sections = sections().stream().filter(s -> chosen.isEmpty() || chosen.contains(
+                s.getClass().getSimpleName().replace("Section", "").toLowerCase(java.util.Locale.ROOT))).toList();
+        String markdown = render(run(options, sections, System.err::println), options);
         Files.createDirectories(report.getParent());
         Files.writeString(report, markdown, StandardCharsets.UTF_8);
         System.out.println(markdown);
@@ -176,6 +183,10 @@ public final class BenchmarkReport {
         md.append("- Mode: ").append(options.mode()).append(options.mode().equals("full") ? ""
                 : " (a smoke test on small sizes: its figures are not the goals')").append('\n');
         md.append("- Machine: ").append(machine()).append('\n');
+        md.append("- JVM flags: ").append(String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()))
+                .append(preTouched() ? " (heap pre-touched)" : " (heap NOT pre-touched: the first pass through fresh heap"
+                        + " pages faults them in and inflates the small sizes; run with -Xms3g -Xmx3g -XX:+AlwaysPreTouch)")
+                .append('\n');
         md.append("- Disk: ").append(disk(options.dataDirectory())).append('\n');
         md.append("- Load average (1, 5, 15 min) before: ").append(run.loadBefore()).append("; after: ")
                 .append(run.loadAfter()).append("; the run took ").append(run.took().toSeconds()).append(" s\n\n");
@@ -197,6 +208,12 @@ public final class BenchmarkReport {
                 .map(GoalRow::comparison).toList();
         md.append("\nNot met in this run: ").append(missed.isEmpty() ? "none" : String.join("; ", missed)).append(".\n");
         return md.toString();
+    }
+
+    /** True when every heap page was touched at start-up, so no measured operation pays first-touch page faults. */
+    static boolean preTouched() {
+        List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        return flags.contains("-XX:+AlwaysPreTouch");
     }
 
     private static String cell(String text) {

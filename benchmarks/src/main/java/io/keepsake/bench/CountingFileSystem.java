@@ -45,6 +45,12 @@ public final class CountingFileSystem extends ForwardingFileSystem {
     }
 
     @Override
+    public List<String> listNames(String directory) throws IOException {
+        listings.incrementAndGet();
+        return super.listNames(directory);
+    }
+
+    @Override
     public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
         SyncableOutputStream out = super.create(path, mustCreate);
         return durable ? out : new Unsynced(out);

@@ -11,11 +11,16 @@ import java.util.TreeMap;
  * and verify the metadata ({@link SavepointStorage#readMetadata}) before trusting it.
  *
  * @param savepointId      the folder name
- * @param modificationTime the folder's modification time, epoch millis
+ * @param modificationTime the folder's modification time, epoch millis, for a folder without a
+ *                         claim; {@link #TIME_NOT_READ} for a claimed one, whose time is not read
+ *                         (its metadata's completion time is what orders it)
  * @param claims           checkpoint id by pipeline id as the marker claims; empty when the folder
  *                         has no marker (or conflicting ones), so only its metadata can tell
  */
 public record SavepointHint(String savepointId, long modificationTime, Map<Integer, Long> claims) {
+
+    /** The modification time of a claimed folder: not read, to keep a lookup to two listings. */
+    public static final long TIME_NOT_READ = Long.MIN_VALUE;
 
     /** Validates the components (and copies the claims, sorted by pipeline id). */
     public SavepointHint {

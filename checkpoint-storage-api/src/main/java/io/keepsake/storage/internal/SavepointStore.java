@@ -109,24 +109,34 @@ public final class SavepointStore {
     }
 
     /**
-     * The savepoint folders of a job with what their index markers claim, from one listing of the
-     * job folder and one of its index; no metadata is read. A folder with no marker, or with more
-     * than one (a marker left by an aborted attempt at the same id), claims nothing.
+     * The savepoint folders of a job with what their index markers claim, from one names-only
+     * listing of the job folder and one of its index; no metadata is read, and no entry is looked
+     * at one by one except those without a marker (to tell a folder from anything else, and to
+     * give its time). A folder with no marker, or with more than one (a marker left by an aborted
+     * attempt at the same id), claims nothing. A claimed name is not checked to be a folder here:
+     * reading its metadata, which a claim always leads to before it is trusted, tells.
      */
     public List<SavepointHint> hints(String jobId) {
         String jobDir = layout.savepointJobDir(jobId);
         Map<String, List<Map<Integer, Long>>> markers = new java.util.HashMap<>();
-        for (FileStatus s : listOrFail(layout.indexDir(jobId), "list the savepoint index of job " + jobId)) {
-            if (s.regularFile()) {
-                StorageLayout.parseMarker(s.name()).ifPresent(m ->
-                        markers.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m.claims()));
-            }
+        for (String name : listNamesOrFail(layout.indexDir(jobId), "list the savepoint index of job " + jobId)) {
+            StorageLayout.parseMarker(name).ifPresent(m ->
+                    markers.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m.claims()));
         }
         List<SavepointHint> hints = new ArrayList<>();
-        for (FileStatus s : listOrFail(jobDir, "list savepoints of job " + jobId)) {
-            if (s.directory() && Names.isSafeName(s.name())) {
-                List<Map<Integer, Long>> claims = markers.getOrDefault(s.name(), List.of());
-                hints.add(new SavepointHint(s.name(), s.modificationTime(), claims.size() == 1 ? claims.get(0) : Map.of()));
+        for (String name : listNamesOrFail(jobDir, "list savepoints of job " + jobId)) {
+            if (!Names.isSafeName(name)) {
+                continue;
+            }
+            List<Map<Integer, Long>> claims = markers.getOrDefault(name, List.of());
+            if (claims.size() == 1) {
+                hints.add(new SavepointHint(name, SavepointHint.TIME_NOT_READ, claims.get(0)));
+                continue;
+            }
+            Optional<FileStatus> status = statOrFail(fs.child(jobDir, name), "look at savepoint folder " + name
+                    + " of job " + jobId);
+            if (status.isPresent() && status.get().directory()) {
+                hints.add(new SavepointHint(name, status.get().modificationTime(), Map.of()));
             }
         }
         return hints;
@@ -164,6 +174,22 @@ public final class SavepointStore {
         }
         Collections.sort(jobs);
         return jobs;
+    }
+
+    private List<String> listNamesOrFail(String dir, String what) {
+        try {
+            return fs.listNames(dir);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + dir + ")", e);
+        }
+    }
+
+    private Optional<FileStatus> statOrFail(String path, String what) {
+        try {
+            return fs.stat(path);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + path + ")", e);
+        }
     }
 
     List<FileStatus> listOrFail(String dir, String what) {

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.security.MessageDigest;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +18,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Hashes bytes as they are read and checks length and SHA-256 against what the manifest promised
@@ -29,22 +29,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A payload of {@link #PARALLEL_MIN_BYTES} or more is hashed on another thread while the caller
  * reads on: bytes read with {@link #readKept} are hashed where they landed (the caller keeps them
- * unchanged), bytes read with {@link #read} are copied into one of {@link #CHUNKS} chunks of
- * {@link #CHUNK_BYTES} first, and {@link #discard} reads straight into those chunks. So reading and
- * hashing overlap on two cores, and the extra memory per stream is bounded by the chunks. The
- * read that reaches the end waits for the hash of everything before it. Smaller payloads are
- * hashed inline. Not thread-safe: one reader at a time.
+ * unchanged), bytes read with {@link #read} are copied first into one ring of {@link #RING_BYTES}
+ * per stream, and {@link #discard} reads straight into that ring. The hashing thread takes the
+ * segments in read order and frees ring space as it goes; the reader waits only when the ring is
+ * full. So reading and hashing overlap on two cores, and the extra memory per stream is the ring.
+ * The read that reaches the end waits for the hash of everything before it. Smaller payloads are
+ * hashed inline: below a few MiB, handing bytes to another thread costs more than it saves.
+ * Not thread-safe: one reader at a time.
  */
 public class VerifyingInputStream extends FilterInputStream implements KeptArrayInput {
 
-    /** Payloads from this size on are hashed on another thread: 1 MiB. */
-    public static final long PARALLEL_MIN_BYTES = 1 << 20;
+    /** Payloads from this size on are hashed on another thread: 8 MiB. */
+    public static final long PARALLEL_MIN_BYTES = 8L << 20;
 
-    /** The size of a chunk that carries copied or discarded bytes to the hashing thread: 1 MiB. */
-    public static final int CHUNK_BYTES = 1 << 20;
+    /** The ring that carries copied or discarded bytes to the hashing thread: 256 KiB per stream. */
+    public static final int RING_BYTES = 256 * 1024;
 
-    /** How many chunks one stream may fill ahead of the hashing thread. */
-    public static final int CHUNKS = 4;
+    /** Copied bytes are handed to the hashing thread at least every this many bytes: 64 KiB. */
+    static final int SEGMENT_BYTES = 64 * 1024;
 
     private static final ExecutorService HASHERS = hashers();
 
@@ -62,8 +64,7 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
         this.file = file;
         this.expectedLength = expectedLength;
         this.expectedSha256 = expectedSha256;
-        this.hasher = expectedLength >= PARALLEL_MIN_BYTES
-                ? new Hasher(digest, (int) Math.min(CHUNK_BYTES, expectedLength)) : null;
+        this.hasher = expectedLength >= PARALLEL_MIN_BYTES ? new Hasher(digest) : null;
     }
 
     @Override
@@ -108,9 +109,8 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
             if (hasher == null) {
                 r = read(scratch, 0, (int) Math.min(scratch.length, n - discarded));
             } else {
-                byte[] chunk = hasher.chunkFor((int) Math.min(CHUNK_BYTES, n - discarded));
-                r = readUnderlying(chunk, hasher.pendingLength(), (int) Math.min(chunk.length - hasher.pendingLength(),
-                        n - discarded));
+                int room = hasher.reserve();
+                r = readUnderlying(hasher.ring(), hasher.position(), (int) Math.min(room, n - discarded));
                 if (r > 0) {
                     hasher.filled(r);
                     endIfComplete();
@@ -198,77 +198,102 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
     /**
      * The hashing side of one stream: segments are queued in read order and hashed by one task at a
      * time on the shared pool (a task runs while the queue has work, so an abandoned stream holds no
-     * thread). Chunks go back to the free queue once hashed.
+     * thread). Copied bytes live in the ring from when the reader writes them until the hashing
+     * thread has hashed them; {@code produced} and {@code consumed} count ring bytes ever written
+     * and ever hashed, so the free space is the ring's length minus their difference.
      */
     private static final class Hasher {
         private final MessageDigest digest;
-        private final int chunkSize;
         private final ConcurrentLinkedQueue<Segment> queue = new ConcurrentLinkedQueue<>();
         private final AtomicBoolean scheduled = new AtomicBoolean();
-        private final ArrayBlockingQueue<byte[]> free = new ArrayBlockingQueue<>(CHUNKS);
+        private final AtomicLong consumed = new AtomicLong();
         private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private int allocated;
-        private byte[] pending;
+        private byte[] ring;
+        private long produced;
+        private int pendingStart;
         private int pendingLength;
 
-        Hasher(MessageDigest digest, int chunkSize) {
+        Hasher(MessageDigest digest) {
             this.digest = digest;
-            this.chunkSize = chunkSize;
         }
 
         /** Queues bytes the caller keeps unchanged, after whatever copied bytes are pending. */
-        void kept(byte[] b, int off, int n) throws IOException {
+        void kept(byte[] b, int off, int n) {
             flushPending();
             submit(new Segment(b, off, n, false, false));
         }
 
-        /** Copies bytes the caller may change into chunks, queuing each chunk once full. */
+        /** Copies bytes the caller may change into the ring, waiting for ring space when it is full. */
         void copy(byte[] b, int off, int n) throws IOException {
             while (n > 0) {
-                byte[] chunk = chunkFor(n);
-                int c = Math.min(n, chunk.length - pendingLength);
-                System.arraycopy(b, off, chunk, pendingLength, c);
+                int c = Math.min(n, reserve());
+                System.arraycopy(b, off, ring, position(), c);
                 filled(c);
                 off += c;
                 n -= c;
             }
         }
 
-        /** The chunk being filled, taking a free one (waiting for the hasher if none is) when there is none. */
-        byte[] chunkFor(int wanted) throws IOException {
-            if (pending == null) {
-                if (allocated < CHUNKS) {
-                    allocated++;
-                    pending = new byte[chunkSize];
-                } else {
+        byte[] ring() {
+            return ring;
+        }
+
+        /** Where the next copied byte goes in the ring. */
+        int position() {
+            return (int) (produced % ring.length);
+        }
+
+        /**
+         * How many bytes may be written at {@link #position} without wrapping or overwriting bytes
+         * not hashed yet (at least one); waits for the hashing thread while the ring is full.
+         */
+        int reserve() throws IOException {
+            if (ring == null) {
+                ring = new byte[RING_BYTES];
+            }
+            long free = ring.length - (produced - consumed.get());
+            if (free == 0) {
+                flushPending();
+                free = awaitSpace();
+            }
+            return (int) Math.min(free, ring.length - position());
+        }
+
+        private long awaitSpace() throws IOException {
+            synchronized (this) {
+                long free;
+                while ((free = ring.length - (produced - consumed.get())) == 0) {
+                    if (result.isDone()) {
+                        awaitResult();
+                        throw new IOException("Hashing the payload ended before it was read to the end");
+                    }
                     try {
-                        pending = free.take();
+                        wait();
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new InterruptedIOException("Interrupted while waiting to hash a payload");
                     }
                 }
-                pendingLength = 0;
+                return free;
             }
-            return pending;
         }
 
-        int pendingLength() {
-            return pendingLength;
-        }
-
-        /** Records {@code n} more bytes in the pending chunk; queues it when full. */
+        /** Records {@code n} more bytes written at {@link #position}; hands them over in segments. */
         void filled(int n) {
+            int at = position();
+            if (pendingLength == 0) {
+                pendingStart = at;
+            }
             pendingLength += n;
-            if (pendingLength == pending.length) {
+            produced += n;
+            if (at + n == ring.length || pendingLength >= SEGMENT_BYTES) {
                 flushPending();
             }
         }
 
         private void flushPending() {
-            if (pending != null && pendingLength > 0) {
-                submit(new Segment(pending, 0, pendingLength, true, false));
-                pending = null;
+            if (pendingLength > 0) {
+                submit(new Segment(ring, pendingStart, pendingLength, true, false));
                 pendingLength = 0;
             }
         }
@@ -277,6 +302,10 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
         byte[] finish() throws IOException {
             flushPending();
             submit(new Segment(null, 0, 0, false, true));
+            return awaitResult();
+        }
+
+        private byte[] awaitResult() throws IOException {
             try {
                 return result.get();
             } catch (InterruptedException e) {
@@ -303,8 +332,11 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
                             result.complete(digest.digest());
                         } else {
                             digest.update(s.array, s.offset, s.length);
-                            if (s.pooled) {
-                                free.offer(s.array);
+                            if (s.ring) {
+                                consumed.addAndGet(s.length);
+                                synchronized (this) {
+                                    notifyAll();
+                                }
                             }
                         }
                     }
@@ -312,11 +344,14 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
                 } while (!queue.isEmpty() && scheduled.compareAndSet(false, true));
             } catch (RuntimeException | Error e) {
                 result.completeExceptionally(e);
+                synchronized (this) {
+                    notifyAll();
+                }
                 throw e;
             }
         }
     }
 
-    private record Segment(byte[] array, int offset, int length, boolean pooled, boolean end) {
+    private record Segment(byte[] array, int offset, int length, boolean ring, boolean end) {
     }
 }

@@ -60,6 +60,16 @@ public interface StorageFileSystem extends Closeable {
      */
     List<FileStatus> list(String directory) throws IOException;
 
+    /**
+     * The names in a directory, in no particular order, without their types, sizes or times;
+     * empty when it does not exist. What {@link #list} gives without a status per entry: where a
+     * status costs a call per entry (a local disk), a backend overrides this with a listing that
+     * reads names only. The default lists and drops the statuses.
+     */
+    default List<String> listNames(String directory) throws IOException {
+        return list(directory).stream().map(FileStatus::name).toList();
+    }
+
     /** What the file system says about one path, or empty when nothing is there. */
     Optional<FileStatus> stat(String path) throws IOException;
 

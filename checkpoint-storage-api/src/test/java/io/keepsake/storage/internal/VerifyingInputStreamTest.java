@@ -14,13 +14,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The verifying stream, inline (small payloads) and with its hashing thread (from 1 MiB): every
+ * The verifying stream, inline (small payloads) and with its hashing thread (from {@link VerifyingInputStream#PARALLEL_MIN_BYTES}): every
  * mix of plain reads, kept reads and discards verifies a good payload; a flipped byte, a short or a
  * long file fails on the read that would deliver the last byte.
  */
 class VerifyingInputStreamTest {
 
-    private static final int LARGE = (int) VerifyingInputStream.PARALLEL_MIN_BYTES * 5 + 12345;
+    private static final int LARGE = (int) VerifyingInputStream.PARALLEL_MIN_BYTES * 2 + VerifyingInputStream.RING_BYTES * 3 + 12345;
 
     private static byte[] payload(int size) {
         byte[] b = new byte[size];

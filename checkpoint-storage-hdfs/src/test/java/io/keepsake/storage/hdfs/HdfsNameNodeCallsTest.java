@@ -105,6 +105,12 @@ class HdfsNameNodeCallsTest {
         }
 
         @Override
+        public List<String> listNames(String directory) throws IOException {
+            count("list");
+            return super.listNames(directory);
+        }
+
+        @Override
         public Optional<FileStatus> stat(String path) throws IOException {
             count("stat");
             return super.stat(path);

@@ -183,6 +183,32 @@ public final class LocalFileSystem implements StorageFileSystem {
         return out;
     }
 
+    /** The names only: one directory read, no status call per entry (what a lookup in a large job needs). */
+    @Override
+    public List<String> listNames(String directory) throws IOException {
+        Dir dir;
+        try {
+            dir = openDirectory(p(directory), directory);
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        try (dir) {
+            for (Path entry : dir.entries()) {
+                Path name = entry.getFileName();
+                String text = name.toString();
+                if (representable(name, text)) {
+                    out.add(text);
+                } else {
+                    LOG.warn("Skipping an entry of {} whose name is not valid in this JVM's file-name encoding"
+                            + " ({}; a UTF-8 locale shows UTF-8 names) ({})", directory,
+                            System.getProperty("sun.jnu.encoding"), text);
+                }
+            }
+        }
+        return out;
+    }
+
     private static boolean representable(Path name, String text) {
         try {
             return name.getFileSystem().getPath(text).equals(name);
@@ -636,6 +662,9 @@ public final class LocalFileSystem implements StorageFileSystem {
 
         @Override
         Dir directory(Path name, String forPath) throws IOException {
+            // Opening by name uses open(2) without O_DIRECTORY, which blocks on a FIFO until a
+            // writer comes: look first, so anything but a directory is refused without an open.
+            requireDirectory(name, forPath, null);
             SecureDirectoryStream<Path> child;
             try {
                 child = stream.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);

@@ -259,6 +259,55 @@ class LocalPathHardeningTest {
         });
     }
 
+    /**
+     * The lookup's names-only listings open nothing: a FIFO, a link to a folder outside and a
+     * plain file planted in the job folder, and markers claiming the newest checkpoint for the
+     * FIFO and the link, never block, never read outside, and are refused when the claim is read.
+     */
+    @Test
+    void plantedEntriesAndMarkersInAJobFolderAreHintsThatReadingRefuses() throws Exception {
+        save(storage, "job", "sp-ok");
+        Path job = spRoot.resolve("job");
+        mkfifo(job.resolve("sp-fifo"));
+        Files.createSymbolicLink(job.resolve("sp-link"), elsewhere.resolve("important-project"));
+        Files.write(job.resolve("sp-file"), new byte[] {7});
+        Files.createFile(job.resolve(".index").resolve("1_99@sp-fifo"));
+        Files.createFile(job.resolve(".index").resolve("1_98@sp-link"));
+        mkfifo(job.resolve(".index").resolve("1_97@sp-file"));
+        List<String> outside = snapshot(elsewhere);
+        assertTimeoutPreemptively(HANG, () -> {
+            var hints = storage.hintSavepoints("job");
+            assertThat(hints).extracting(io.keepsake.storage.SavepointHint::savepointId)
+                    .containsExactlyInAnyOrder("sp-ok", "sp-fifo", "sp-link", "sp-file");
+            assertThat(hints).filteredOn(h -> h.savepointId().equals("sp-link")).singleElement()
+                    .satisfies(h -> assertThat(h.claims()).containsEntry(1, 98L));
+            for (String id : List.of("sp-fifo", "sp-link", "sp-file")) {
+                assertThatThrownBy(() -> storage.readMetadata("job", id)).as(id)
+                        .isInstanceOf(SavepointStorageException.class).hasMessageContaining(id);
+            }
+            assertThat(storage.readMetadata("job", "sp-ok").savepointId()).isEqualTo("sp-ok");
+        });
+        assertThat(snapshot(elsewhere)).isEqualTo(outside);
+    }
+
+    @Test
+    void listNamesGivesTheNamesOfListWithoutOpeningAnything() throws Exception {
+        LocalFileSystem fs = new LocalFileSystem();
+        Path dir = Files.createDirectories(temp.resolve("names"));
+        Files.createDirectories(dir.resolve("sub"));
+        Files.write(dir.resolve("file"), new byte[] {1});
+        mkfifo(dir.resolve("fifo"));
+        Files.createSymbolicLink(dir.resolve("link"), elsewhere);
+        assertTimeoutPreemptively(HANG, () -> {
+            assertThat(fs.listNames(dir.toString())).containsExactlyInAnyOrderElementsOf(
+                    fs.list(dir.toString()).stream().map(FileStatus::name).toList());
+            assertThat(fs.listNames(dir.toString())).containsExactlyInAnyOrder("sub", "file", "fifo", "link");
+        });
+        assertThat(fs.listNames(dir.resolve("absent").toString())).isEmpty();
+        assertThatThrownBy(() -> fs.listNames(dir.resolve("link").resolve("important-project").toString()))
+                .isInstanceOf(FileSystemException.class);
+    }
+
     @Test
     void aFifoAsAPayloadNeverBlocksRestore() throws Exception {
         SavepointHandle h = save(storage, "job", "sp-1");
