@@ -36,7 +36,7 @@ public final class CodecSection implements ReportSection {
         CheckpointWireCodec codec = new CheckpointWireCodec();
         SeaTunnelPath seaTunnel = new SeaTunnelPath(BenchFiles.baseDirectory().resolve("codec-unused"));
         int batch = options.codecBatch();
-        Map<String, double[]> samples = Interleaved.run(3, options.codecRounds(), List.of(
+        Map<String, double[]> samples = Interleaved.run(options.codecRounds(), options.codecRounds(), List.of(
                 Interleaved.Contender.of("keepsake", () -> {
                     for (int i = 0; i < batch; i++) {
                         sink += codec.decode(codec.encode(state), "codec section").checkpointId();
@@ -59,7 +59,8 @@ public final class CodecSection implements ReportSection {
         List<String> notes = List.of("Codec: each sample is " + batch + " encode + decode pairs of one " + label
                 + " checkpoint (" + BenchStates.REPORT_ACTIONS + " x " + BenchStates.REPORT_PARALLELISM
                 + " subtasks); speed = SeaTunnel time / Keepsake time; size = v1 payload bytes / SeaTunnel checkpoint"
-                + " file bytes (the serialized PipelineState). Medians per sample Keepsake / SeaTunnel: "
+                + " file bytes (the serialized PipelineState); " + options.codecRounds() + " discarded warm-up samples"
+                + " first. Medians per sample Keepsake / SeaTunnel: "
                 + Spread.of(samples.get("keepsake")).medianMillis() + " / "
                 + Spread.of(samples.get("seatunnel")).medianMillis() + ".");
         return new Result(rows, notes);

@@ -82,7 +82,8 @@ public final class DiskSection implements ReportSection {
         notes.add("Ratios are speed ratios, baseline time / Keepsake time of the same round (above 1: Keepsake is"
                 + " faster); each size is one pipeline of " + BenchStates.REPORT_ACTIONS + " actions x "
                 + BenchStates.REPORT_PARALLELISM + " subtasks of random bytes; warm-up rounds discarded per size: at least " + options.diskWarmup()
-                + ", and enough to run about 64 MiB through each contender first (64 at 1 MiB).");
+                + ", and enough to run about 256 MiB through each contender first (256 rounds at 1 MiB: fewer leave the"
+                + " decoders of both Keepsake and SeaTunnel not yet compiled by C2, several times slower).");
         notes.add("Raw read: the savepoint's files (payload and metadata) read with a FileChannel into one reused"
                 + " 1 MiB buffer, nothing decoded. Raw write: the encoded payload written to a new file with a"
                 + " FileChannel and force(true), one file, no directory fsync.");
@@ -93,15 +94,15 @@ public final class DiskSection implements ReportSection {
 
     /**
      * Warm-up rounds for one size: at least {@code configured}, and at small sizes enough that the
-     * code of each contender has run about 64 MiB through it (so the JIT has compiled it) before
-     * anything is measured: 64 rounds at 1 MiB, the configured number at 256 MiB; none when none
+     * code of each contender has run about 256 MiB through it (so the JIT has compiled it) before
+     * anything is measured: 256 rounds at 1 MiB, the configured number at 256 MiB; none when none
      * are configured (the unit test's tiny mode).
      */
     static int warmupRounds(int configured, long size) {
         if (configured == 0) {
             return 0;
         }
-        return (int) Math.max(configured, Math.min(100, (64L << 20) / size));
+        return (int) Math.max(configured, Math.min(256, (256L << 20) / size));
     }
 
     private void measure(long size, int warmup, int rounds, Path trial, List<GoalRow> restoreRows,

@@ -69,7 +69,7 @@ public final class LookupSection implements ReportSection {
                                 + " restored checkpoint " + newest + ", not the newest (" + counts[i] + ")");
                     }
                 }
-                Map<String, double[]> samples = Interleaved.run(2, options.lookupRounds(), List.of(
+                Map<String, double[]> samples = Interleaved.run(options.lookupRounds(), options.lookupRounds(), List.of(
                         Interleaved.Contender.of("few", () -> sink += restorer.recoverLatest(FEW_JOB)
                                 .nextCheckpointId()),
                         Interleaved.Contender.of("many", () -> sink += restorer.recoverLatest(MANY_JOB)
@@ -83,7 +83,8 @@ public final class LookupSection implements ReportSection {
                         GoalRow.Verdict.of(ratio.median() <= 2.0 && flat)));
                 List<String> notes = List.of("Lookup: `SavepointRestorer.recoverLatest` (find the newest state and"
                         + " restore it, one pipeline of 64 bytes); ratio = time with " + options.lookupMany()
-                        + " savepoints / time with " + options.lookupFew() + " in the same round; median times "
+                        + " savepoints / time with " + options.lookupFew() + " in the same round, after " + options.lookupRounds()
+                        + " discarded warm-up rounds; median times "
                         + Spread.of(samples.get("few")).medianMillis() + " / "
                         + Spread.of(samples.get("many")).medianMillis() + "; metadata files and listings counted by a"
                         + " wrapper around the file system. Building the fixtures (no fsync) took " + buildMillis
