@@ -52,20 +52,26 @@ final class PayloadSyncs {
     private static final int RUNNING = 1;
     private static final int CANCELLED = 2;
 
-    private final StorageFileSystem fs;
+    private final LateDelete lateDelete;
     private final Executor executor;
     private final List<Task> tasks = new ArrayList<>();
     private volatile boolean abandoned;
 
     /** The syncs of one attempt on the shared pool; {@code fs} deletes a file an interrupted abandon left. */
     PayloadSyncs(StorageFileSystem fs) {
-        this(fs, SHARED);
+        this(path -> fs.delete(path, false), SHARED);
     }
 
-    /** The syncs of one attempt on {@code executor} (tests hold tasks in the queue with it). */
-    PayloadSyncs(StorageFileSystem fs, Executor executor) {
-        this.fs = fs;
+    /** The syncs of one attempt on {@code executor} (tests hold tasks in a queue with it). */
+    PayloadSyncs(LateDelete lateDelete, Executor executor) {
+        this.lateDelete = lateDelete;
         this.executor = executor;
+    }
+
+    /** Deletes a file whose sync finished after its attempt was abandoned. */
+    @FunctionalInterface
+    interface LateDelete {
+        void delete(String path) throws IOException;
     }
 
     /**
@@ -221,7 +227,7 @@ final class PayloadSyncs {
 
         private void deleteLate() {
             try {
-                fs.delete(path, false);
+                lateDelete.delete(path);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("Cannot delete a payload of an aborted attempt; garbage collection will ({})", path, e);
             }
