@@ -300,6 +300,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private void stageMetadata(byte[] metaBytes) {
         try {
             StagedFiles.writeSynced(fs, fs.child(workDir, MetadataCodec.FILE_NAME), metaBytes);
+        } catch (NoSuchFileException e) {
+            abortQuietly();
+            throw failed("its staging area vanished before the metadata was written; another process may have"
+                    + " collected the attempt", e);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
             throw failed("writing metadata failed", e);
