@@ -15,7 +15,9 @@ public interface SavepointWriter extends AutoCloseable {
 
     /**
      * Opens the payload of one pipeline; its length and SHA-256 are computed while it is written
-     * and recorded when the stream is closed.
+     * and recorded when the stream is closed. Closing the stream starts making the file durable
+     * (sync, then close) on another thread, so payloads sync in parallel; {@link #commit} waits for
+     * every one of them and fails with {@link SavepointCommitFailedException} when one could not.
      *
      * @throws InvalidStorageArgumentException when the pipeline already has a payload
      * @throws IllegalStateException           when the writer is committed or aborted

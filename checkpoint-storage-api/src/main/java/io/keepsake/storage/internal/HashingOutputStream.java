@@ -4,15 +4,36 @@ import org.apache.commons.codec.binary.Hex;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts and SHA-256-hashes bytes on their way to the wrapped stream, so a payload is never read
- * again to checksum it. Not thread-safe.
+ * again to checksum it.
+ *
+ * <p>A write of {@link #PARALLEL_MIN_BYTES} or more (the encoder hands state arrays over whole) is
+ * hashed on another thread while this thread writes the same bytes to the wrapped stream; the
+ * write returns only when both are done, so the caller may reuse its array at once, the digest
+ * sees every byte exactly once and in order, and no copy is made. On two cores a large payload
+ * then costs about the longer of hashing and writing instead of their sum. Smaller writes are
+ * hashed inline: handing them over would cost more than it saves. Not thread-safe: one writer.
  */
 public class HashingOutputStream extends FilterOutputStream {
+
+    /** Writes from this size on are hashed on another thread while they are written: 256 KiB. */
+    public static final int PARALLEL_MIN_BYTES = 256 * 1024;
+
+    private static final Executor HASHERS = hashers();
 
     private final MessageDigest digest = sha256();
     private long length;
@@ -28,11 +49,59 @@ public class HashingOutputStream extends FilterOutputStream {
         length++;
     }
 
+    /**
+     * Writes and hashes {@code len} bytes; from {@link #PARALLEL_MIN_BYTES} on, the hash runs on
+     * another thread while they are written, and this returns (or throws) only once it is done.
+     */
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-        digest.update(b, off, len);
+        if (len < PARALLEL_MIN_BYTES) {
+            out.write(b, off, len);
+            digest.update(b, off, len);
+            length += len;
+            return;
+        }
+        CompletableFuture<Void> hashed = new CompletableFuture<>();
+        Runnable hash = () -> {
+            try {
+                digest.update(b, off, len);
+                hashed.complete(null);
+            } catch (Throwable e) {
+                hashed.completeExceptionally(e);
+            }
+        };
+        try {
+            HASHERS.execute(hash);
+        } catch (RejectedExecutionException e) {
+            hash.run();
+        }
+        try {
+            out.write(b, off, len);
+        } finally {
+            awaitHash(hashed);
+        }
         length += len;
+    }
+
+    /** Waits for the hash of one write, without giving up on an interrupt (the caller's array is in use until then). */
+    private static void awaitHash(CompletableFuture<Void> hashed) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    hashed.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw new IOException("Hashing a payload failed: " + e.getCause(), e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Bytes written so far. */
@@ -52,5 +121,14 @@ public class HashingOutputStream extends FilterOutputStream {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every Java platform", e);
         }
+    }
+
+    private static Executor hashers() {
+        AtomicInteger count = new AtomicInteger();
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "keepsake-payload-write-hash-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 }

@@ -8,12 +8,15 @@ import java.io.IOException;
 import java.util.function.BiConsumer;
 
 /**
- * One payload on its way into a staged savepoint: hashed (SHA-256)
- * and counted as it passes, synced and closed on {@link #close}, which hands its manifest entry
- * (or null, when a write failed) to the writer. It adds no buffer of its own: the encoder's one
- * buffer (see {@code CheckpointWireCodec}) hands it large writes, so bytes are copied once before
- * the file system. A write after close or after a failed write fails. {@link #abandon} closes the
- * file without a manifest entry. Not thread-safe: one thread writes one payload.
+ * One payload on its way into a staged savepoint: hashed (SHA-256) and counted as it passes.
+ * {@link #close} flushes it, hands its manifest entry (or null, when a write failed) to the
+ * writer and hands "sync, then close" of the file to the attempt's {@link PayloadSyncs}, so the
+ * payloads of a savepoint are synced in parallel off the writer's thread; the commit waits for
+ * every one of those syncs before it publishes, and a failed one fails the commit. It adds no
+ * buffer of its own: the encoder's one buffer (see {@code CheckpointWireCodec}) hands it large
+ * writes, so bytes are copied once before the file system. A write after close or after a failed
+ * write fails. {@link #abandon} closes the file at once, without a sync or a manifest entry.
+ * Not thread-safe: one thread writes one payload.
  */
 final class PayloadOutputStream extends FilterOutputStream {
 
@@ -24,11 +27,12 @@ final class PayloadOutputStream extends FilterOutputStream {
     private final String file;
     private final String path;
     private final BiConsumer<PayloadOutputStream, ManifestEntry> onClose;
+    private final PayloadSyncs syncs;
     private boolean closed;
     private boolean failed;
 
     PayloadOutputStream(SyncableOutputStream raw, int pipelineId, long checkpointId, String file, String path,
-                        BiConsumer<PayloadOutputStream, ManifestEntry> onClose) {
+                        PayloadSyncs syncs, BiConsumer<PayloadOutputStream, ManifestEntry> onClose) {
         super(new HashingOutputStream(raw));
         this.raw = raw;
         this.hashing = (HashingOutputStream) out;
@@ -37,6 +41,7 @@ final class PayloadOutputStream extends FilterOutputStream {
         this.file = file;
         this.path = path;
         this.onClose = onClose;
+        this.syncs = syncs;
     }
 
     @Override
@@ -72,7 +77,7 @@ final class PayloadOutputStream extends FilterOutputStream {
         }
     }
 
-    /** Closes the file without syncing it or recording an entry, when the attempt is aborted under it. */
+    /** Closes the file at once, without syncing it or recording an entry, when the attempt is aborted under it. */
     void abandon() {
         failed = true;
         try {
@@ -82,6 +87,12 @@ final class PayloadOutputStream extends FilterOutputStream {
         }
     }
 
+    /**
+     * Flushes the payload, records its manifest entry and queues its sync and close (a failed
+     * payload is closed at once, without an entry); a sync that fails later fails the commit.
+     *
+     * @throws IOException when the last bytes cannot be flushed (the file is closed, no entry is recorded)
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -90,13 +101,14 @@ final class PayloadOutputStream extends FilterOutputStream {
         closed = true;
         ManifestEntry entry = null;
         try {
-            if (!failed) {
+            if (failed) {
+                raw.close();
+            } else {
                 hashing.flush();
-                raw.sync();
-            }
-            raw.close();
-            if (!failed) {
-                entry = new ManifestEntry(pipelineId, checkpointId, file, hashing.length(), hashing.sha256Hex());
+                ManifestEntry finished = new ManifestEntry(pipelineId, checkpointId, file, hashing.length(),
+                        hashing.sha256Hex());
+                syncs.submit(path, raw);
+                entry = finished;
             }
         } catch (IOException | RuntimeException e) {
             try {

@@ -44,6 +44,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * which is the publication step. Either way a crash before publication leaves nothing visible,
  * and a losing racer never touches the winner's files.
  *
+ * <p>Durability before publication (I3) without syncing one file after another: a payload's
+ * {@code close()} records its length and hash and hands "sync, then close" of its file to
+ * {@link PayloadSyncs}, so the payloads are synced in parallel while the writer's thread goes on
+ * (to the next payload, then to the index marker and, with atomic rename, to writing and syncing
+ * {@code _metadata.ser} in staging, which needs only the hashes). {@link #commit} then waits for
+ * every payload sync; one that failed aborts the attempt and fails the commit naming the file.
+ * Only after that are the files checked, the work directory synced and the bundle published, so
+ * the order stays: data durable, directory synced, rename (or metadata create), job directory
+ * synced. {@link #abort} closes queued payload files unsynced and waits for those being synced
+ * before it removes the work directory.
+ *
  * <p>Against other actors (I8): a payload is never created in a work directory that vanished (the
  * writer does not recreate a staging area it lost); just before publication every manifest file
  * must be present with its length and the lease must be safely held; and without atomic rename
@@ -73,6 +84,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private InFlightAttempts.Lease lease;
     private String indexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
+    private final PayloadSyncs syncs;
     private State state = State.OPEN;
 
     private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
@@ -86,6 +98,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         this.renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
         this.inFlight = inFlight;
         this.workDir = renameMode ? fs.child(layout.stagingDir(request.jobId()), attemptId) : target;
+        this.syncs = new PayloadSyncs(fs);
     }
 
     /** The attempt id of a new attempt at {@code savepointId}: the id, a dot and 16 hex digits. */
@@ -155,7 +168,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     + request.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
         }
         writtenFiles.add(file);
-        PayloadOutputStream stream = new PayloadOutputStream(raw, pipelineId, checkpointId, file, path,
+        PayloadOutputStream stream = new PayloadOutputStream(raw, pipelineId, checkpointId, file, path, syncs,
                 this::payloadClosed);
         openStreams.add(stream);
         return stream;
@@ -185,11 +198,17 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
-        requireIntact(manifest);
-        writeIndexMarker(manifest);
         if (renameMode) {
+            // the marker and the staged metadata need only the hashes: written while payloads sync
+            writeIndexMarker(manifest);
+            stageMetadata(metaBytes);
+            requirePayloadsDurable();
+            requireIntact(manifest);
             publishByRename(metaBytes);
         } else {
+            requirePayloadsDurable();
+            requireIntact(manifest);
+            writeIndexMarker(manifest);
             publishByCreate(metaBytes, manifest);
         }
         state = State.COMMITTED;
@@ -205,6 +224,25 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.jobId(), manifest.size(), bytes, took.toMillis(), target);
         listener.onCommit(request.jobId(), request.savepointId(), bytes, took);
         return new SavepointHandle(target, meta);
+    }
+
+    /**
+     * Waits for the sync and close of every payload; when one failed (or the wait was interrupted)
+     * the attempt is aborted and the commit fails naming the file.
+     */
+    private void requirePayloadsDurable() {
+        Optional<PayloadSyncs.Failure> failure;
+        try {
+            failure = syncs.awaitAll();
+        } catch (java.io.InterruptedIOException e) {
+            abortQuietly();
+            throw failed("interrupted while its payloads were being synced", e);
+        }
+        if (failure.isPresent()) {
+            abortQuietly();
+            throw failed("syncing payload " + failure.get().path() + " failed: " + failure.get().cause().getMessage(),
+                    failure.get().cause());
+        }
     }
 
     /**
@@ -258,14 +296,27 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
     }
 
-    /** Writes the metadata into staging, then renames staging onto the target in one step. */
-    private void publishByRename(byte[] metaBytes) {
+    /** Writes the metadata into staging and syncs it; nothing is visible until the rename. */
+    private void stageMetadata(byte[] metaBytes) {
         try {
             StagedFiles.writeSynced(fs, fs.child(workDir, MetadataCodec.FILE_NAME), metaBytes);
-            fs.syncDirectory(workDir);
+        } catch (NoSuchFileException e) {
+            abortQuietly();
+            throw failed("its staging area vanished before the metadata was written; another process may have"
+                    + " collected the attempt", e);
         } catch (IOException | RuntimeException e) {
             abortQuietly();
             throw failed("writing metadata failed", e);
+        }
+    }
+
+    /** Syncs the staging directory, then renames it onto the target in one step. */
+    private void publishByRename(byte[] metaBytes) {
+        try {
+            fs.syncDirectory(workDir);
+        } catch (IOException | RuntimeException e) {
+            abortQuietly();
+            throw failed("syncing the staging directory failed", e);
         }
         try {
             fs.rename(workDir, target);
@@ -363,6 +414,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         for (PayloadOutputStream stream : List.copyOf(openStreams)) {
             stream.abandon();
         }
+        syncs.abandon();
         cleanUp();
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
         LOG.info("Aborted savepoint {} of job {} after {} ms ({})", request.savepointId(), request.jobId(),
