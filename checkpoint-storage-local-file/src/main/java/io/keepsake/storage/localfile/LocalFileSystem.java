@@ -118,7 +118,7 @@ public final class LocalFileSystem implements StorageFileSystem {
                 }
             }
             try {
-                return new ChannelOutput(fileChannel(dir.channel(file.getFileName(), options), path));
+                return new ChannelOutput(fileChannel(dir.channel(file.getFileName(), options), path), path);
             } catch (FileSystemException e) {
                 throw explainLink(dir, file.getFileName(), path, e);
             }
@@ -158,55 +158,48 @@ public final class LocalFileSystem implements StorageFileSystem {
      */
     @Override
     public List<FileStatus> list(String directory) throws IOException {
-        Path dirPath = p(directory);
-        Dir dir;
-        try {
-            dir = openDirectory(dirPath, directory);
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            return List.of();
-        }
         List<FileStatus> out = new ArrayList<>();
-        try (dir) {
-            for (Path entry : dir.entries()) {
-                Path name = entry.getFileName();
-                String text = name.toString();
-                if (!representable(name, text)) {
-                    LOG.warn("Skipping an entry of {} whose name is not valid in this JVM's file-name encoding"
-                            + " ({}; a UTF-8 locale shows UTF-8 names) ({})", directory,
-                            System.getProperty("sun.jnu.encoding"), text);
-                    continue;
-                }
-                Optional<BasicFileAttributes> a = dir.attributes(name);
-                a.ifPresent(attributes -> out.add(status(child(directory, text), text, attributes)));
-            }
-        }
+        readDirectory(directory, (dir, name) -> dir.attributes(name).ifPresent(attributes ->
+                out.add(status(child(directory, name.toString()), name.toString(), attributes))));
         return out;
     }
 
     /** The names only: one directory read, no status call per entry (what a lookup in a large job needs). */
     @Override
     public List<String> listNames(String directory) throws IOException {
+        List<String> out = new ArrayList<>();
+        readDirectory(directory, (dir, name) -> out.add(name.toString()));
+        return out;
+    }
+
+    /** What a listing does with one entry's name, the directory still open. */
+    private interface EntryVisitor {
+        void visit(Dir dir, Path name) throws IOException;
+    }
+
+    /**
+     * Reads a directory once and hands each entry's name to {@code visitor}, skipping (with a
+     * warning) names this JVM cannot represent; nothing when it is missing or not a directory.
+     */
+    private void readDirectory(String directory, EntryVisitor visitor) throws IOException {
         Dir dir;
         try {
             dir = openDirectory(p(directory), directory);
         } catch (NoSuchFileException | NotDirectoryException e) {
-            return List.of();
+            return;
         }
-        List<String> out = new ArrayList<>();
         try (dir) {
             for (Path entry : dir.entries()) {
                 Path name = entry.getFileName();
-                String text = name.toString();
-                if (representable(name, text)) {
-                    out.add(text);
+                if (representable(name, name.toString())) {
+                    visitor.visit(dir, name);
                 } else {
                     LOG.warn("Skipping an entry of {} whose name is not valid in this JVM's file-name encoding"
                             + " ({}; a UTF-8 locale shows UTF-8 names) ({})", directory,
-                            System.getProperty("sun.jnu.encoding"), text);
+                            System.getProperty("sun.jnu.encoding"), name);
                 }
             }
         }
-        return out;
     }
 
     private static boolean representable(Path name, String text) {
@@ -766,38 +759,6 @@ public final class LocalFileSystem implements StorageFileSystem {
 
         @Override
         public void close() {
-        }
-    }
-
-    /** A file channel as a syncable stream. */
-    private static final class ChannelOutput extends SyncableOutputStream {
-        private final FileChannel channel;
-
-        ChannelOutput(FileChannel channel) {
-            this.channel = channel;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            ByteBuffer buf = ByteBuffer.wrap(b, off, len);
-            while (buf.hasRemaining()) {
-                channel.write(buf);
-            }
-        }
-
-        @Override
-        public void sync() throws IOException {
-            channel.force(true);
-        }
-
-        @Override
-        public void close() throws IOException {
-            channel.close();
         }
     }
 }
