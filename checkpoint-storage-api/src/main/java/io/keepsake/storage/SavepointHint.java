@@ -25,7 +25,7 @@ public record SavepointHint(String savepointId, long modificationTime, Map<Integ
     /** Validates the components (and copies the claims, sorted by pipeline id). */
     public SavepointHint {
         Objects.requireNonNull(savepointId, "savepointId");
-        claims = Collections.unmodifiableMap(new TreeMap<>(claims));
+        claims = claims.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(claims));
     }
 
     /** True when the folder has a marker, so its claims are known without reading its metadata. */

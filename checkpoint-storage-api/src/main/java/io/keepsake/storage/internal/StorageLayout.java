@@ -34,9 +34,6 @@ public final class StorageLayout {
     /** The longest marker name written, in UTF-8 bytes: what common file systems accept. */
     static final int MAX_MARKER_BYTES = 255;
 
-    /** A marker name: {@code <pipeline>_<checkpoint>[,<pipeline>_<checkpoint>...]@<savepointId>}. */
-    private static final Pattern MARKER = Pattern.compile("(-?\\d+_-?\\d+(?:,-?\\d+_-?\\d+)*)@(.+)");
-
     /** The suffix of an attempt's lease file in the staging folder. */
     static final String LEASE_SUFFIX = ".lease";
 
@@ -181,25 +178,76 @@ public final class StorageLayout {
     record Marker(String savepointId, java.util.Map<Integer, Long> claims) {
     }
 
-    /** Parses a marker name; empty for any other name (or a malformed one). */
+    /**
+     * Parses a marker name ({@code <pipeline>_<checkpoint>[,...]@<savepointId>}, each number an
+     * optional minus and ASCII digits, the id up to the end and without a line terminator); empty
+     * for any other name, a malformed one, a number out of range or a pipeline named twice. A
+     * lookup parses every marker of a job, so this is a single pass without a regular expression.
+     */
     static java.util.Optional<Marker> parseMarker(String name) {
-        Matcher m = MARKER.matcher(name);
-        if (!m.matches()) {
+        int at = name.indexOf('@');
+        if (at <= 0 || at == name.length() - 1) {
             return java.util.Optional.empty();
         }
-        java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
-        try {
-            for (String pair : m.group(1).split(",")) {
-                int underscore = pair.indexOf('_', 1);
-                if (claims.put(Integer.parseInt(pair.substring(0, underscore)),
-                        Long.parseLong(pair.substring(underscore + 1))) != null) {
+        for (int i = at + 1; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return java.util.Optional.empty();
+            }
+        }
+        java.util.Map<Integer, Long> claims = null;
+        int first = -1;
+        long firstCheckpoint = 0;
+        int pos = 0;
+        while (true) {
+            int underscore = numberEnd(name, pos, at);
+            if (underscore < 0 || underscore == at || name.charAt(underscore) != '_') {
+                return java.util.Optional.empty();
+            }
+            int end = numberEnd(name, underscore + 1, at);
+            if (end < 0 || (end != at && name.charAt(end) != ',')) {
+                return java.util.Optional.empty();
+            }
+            int pipeline;
+            long checkpoint;
+            try {
+                pipeline = Integer.parseInt(name, pos, underscore, 10);
+                checkpoint = Long.parseLong(name, underscore + 1, end, 10);
+            } catch (NumberFormatException e) {
+                return java.util.Optional.empty();
+            }
+            if (pos == 0) {
+                first = pipeline;
+                firstCheckpoint = checkpoint;
+            } else {
+                if (claims == null) {
+                    claims = new java.util.TreeMap<>();
+                    claims.put(first, firstCheckpoint);
+                }
+                if (claims.put(pipeline, checkpoint) != null) {
                     return java.util.Optional.empty();
                 }
             }
-        } catch (NumberFormatException e) {
-            return java.util.Optional.empty();
+            if (end == at) {
+                break;
+            }
+            pos = end + 1;
         }
-        return java.util.Optional.of(new Marker(m.group(2), claims));
+        return java.util.Optional.of(new Marker(name.substring(at + 1),
+                claims == null ? java.util.Map.of(first, firstCheckpoint) : claims));
+    }
+
+    /**
+     * The end of an optional minus and at least one ASCII digit starting at {@code from}, before
+     * {@code limit}; -1 when there is no digit there.
+     */
+    private static int numberEnd(String s, int from, int limit) {
+        int i = from < limit && s.charAt(from) == '-' ? from + 1 : from;
+        int digits = i;
+        while (i < limit && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            i++;
+        }
+        return i == digits ? -1 : i;
     }
 
     /** The job id of a savepoint folder this layout produced ({@code <root>/<job>/<savepoint>}). */

@@ -28,4 +28,24 @@ class NamesTest {
         assertThatThrownBy(() -> Names.requireSafeName("job id", "a\u0000b")).hasMessageContaining("control")
                 .hasMessageContaining("\\u0000");
     }
+
+    /**
+     * The check skips the normalizer for text below U+0300; every pair of such characters (and so,
+     * as composition works on neighbours, every such text) must be NFC by the normalizer's own
+     * verdict, and the first combining mark must still be judged by it.
+     */
+    @Test
+    void textBelowTheCombiningMarksIsNfcAsTheNormalizerSays() {
+        for (char a = 1; a < '\u0300'; a++) {
+            for (char b = 1; b < '\u0300'; b++) {
+                String pair = new String(new char[] {a, b});
+                if (!java.text.Normalizer.isNormalized(pair, java.text.Normalizer.Form.NFC)) {
+                    throw new AssertionError("not NFC although below U+0300: " + (int) a + ", " + (int) b);
+                }
+            }
+        }
+        assertThat(Names.isSafeName("e\u0301")).as("e + combining acute is NFD, not NFC").isFalse();
+        assertThat(Names.isSafeName("\u00e9")).isTrue();
+        assertThat(Names.isSafeName("A\u030a")).as("A + combining ring composes to U+00C5").isFalse();
+    }
 }

@@ -74,6 +74,9 @@ public final class LocalFileSystem implements StorageFileSystem {
     private static final String LINK_REFUSED =
             "it is a symbolic link, and no path component below a storage root is followed through a link";
 
+    /** Whether the JVM's file-name encoding maps ASCII names to and from their bytes one to one. */
+    private static final boolean ASCII_NAMES_ROUND_TRIP = asciiNamesRoundTrip();
+
     /** The real paths of configured roots (their existing part), longest first when looked up. */
     private final Set<Path> anchors = ConcurrentHashMap.newKeySet();
 
@@ -202,7 +205,23 @@ public final class LocalFileSystem implements StorageFileSystem {
         }
     }
 
+    /**
+     * True when {@code text}, the name as this JVM decoded it, encodes back to the same bytes.
+     * Under UTF-8, ISO-8859-1 or US-ASCII file-name encoding a name decoded to ASCII only came from
+     * those very bytes (any other byte decodes to a non-ASCII character or a replacement), so only
+     * other names, or every name under another encoding, are encoded again and compared; a lookup
+     * reads every name of a job.
+     */
     private static boolean representable(Path name, String text) {
+        if (ASCII_NAMES_ROUND_TRIP) {
+            boolean ascii = true;
+            for (int i = 0; i < text.length() && ascii; i++) {
+                ascii = text.charAt(i) < 0x80;
+            }
+            if (ascii) {
+                return true;
+            }
+        }
         try {
             return name.getFileSystem().getPath(text).equals(name);
         } catch (InvalidPathException e) {
@@ -441,6 +460,18 @@ public final class LocalFileSystem implements StorageFileSystem {
         }
         anchors.add(real);
         return real.resolve(existing.relativize(normalized)).toString();
+    }
+
+    private static boolean asciiNamesRoundTrip() {
+        String encoding = System.getProperty("sun.jnu.encoding", "");
+        try {
+            java.nio.charset.Charset charset = java.nio.charset.Charset.forName(encoding);
+            return charset.equals(java.nio.charset.StandardCharsets.UTF_8)
+                    || charset.equals(java.nio.charset.StandardCharsets.ISO_8859_1)
+                    || charset.equals(java.nio.charset.StandardCharsets.US_ASCII);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     // ------------------------------------------------------------------ walking without links
