@@ -83,6 +83,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final List<String> writtenFiles = new ArrayList<>();
     private InFlightAttempts.Lease lease;
     private String indexMarker;
+    /** The marker path when another attempt at this id with the same claims wrote it first (it is not ours). */
+    private String sharedIndexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
     private final PayloadSyncs syncs;
     private State state = State.OPEN;
@@ -211,6 +213,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
             writeIndexMarker(manifest);
             publishByCreate(metaBytes, manifest);
         }
+        if (sharedIndexMarker != null) {
+            // the attempt that wrote it may have aborted and removed it meanwhile
+            putMarkerBack(sharedIndexMarker);
+        }
         state = State.COMMITTED;
         inFlight.release(lease);
         try {
@@ -287,7 +293,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
             indexMarker = path;
         } catch (FileAlreadyExistsException e) {
             // the same claims under the same id: a racing attempt's marker, or one an abort left; it
-            // says what this savepoint holds, and this attempt does not own it (its abort leaves it)
+            // says what this savepoint holds, and this attempt does not own it (its abort leaves it;
+            // the owner's abort may remove it, so a commit that publishes puts it back if it is gone)
+            sharedIndexMarker = path;
             LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
                     request.jobId(), path);
         } catch (IOException | RuntimeException e) {
@@ -451,6 +459,50 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     request.savepointId(), request.jobId(), workDir, e);
         } finally {
             inFlight.release(lease);
+        }
+        if (indexMarker != null) {
+            keepMarkerOfAPublishedTwin(indexMarker);
+        }
+    }
+
+    /**
+     * After this attempt removed its marker: when another attempt at this id with the same claims
+     * published meanwhile (it found this marker there and did not write its own), the marker names
+     * that savepoint too, so it is put back. Checked after the removal, so that either this check
+     * sees the other's publication or the other's commit, which checks after publishing, sees the
+     * marker gone.
+     */
+    private void keepMarkerOfAPublishedTwin(String marker) {
+        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
+        try {
+            if (fs.stat(metadata).isEmpty()) {
+                return;
+            }
+            byte[] bytes;
+            try (java.io.InputStream in = fs.open(metadata)) {
+                bytes = in.readNBytes(MetadataCodec.MAX_LENGTH + 1);
+            }
+            SavepointMeta published = MetadataCodec.decode(bytes, metadata);
+            String name = marker.substring(marker.lastIndexOf('/') + 1);
+            if (StorageLayout.indexMarker(request.savepointId(), published.manifest()).filter(name::equals).isPresent()) {
+                putMarkerBack(marker);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot tell whether savepoint {} of job {} was published by another attempt, whose index marker"
+                    + " this abort removed; lookups read its metadata instead ({})", request.savepointId(),
+                    request.jobId(), marker, e);
+        }
+    }
+
+    /** Writes an index marker unless it is there; a failure only costs lookups a metadata read. */
+    private void putMarkerBack(String marker) {
+        try (SyncableOutputStream out = fs.create(marker, true)) {
+            StagedFiles.endVolatileFile(fs, out);
+        } catch (FileAlreadyExistsException e) {
+            // still there, or put back by the other attempt
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot put back the index marker of savepoint {} of job {}; lookups read its metadata instead"
+                    + " ({})", request.savepointId(), request.jobId(), marker, e);
         }
     }
 
