@@ -28,9 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code sync()} followed by its {@code close()} on a small shared pool ({@link #THREADS} daemon
  * threads, idle ones end). The pairing stays per stream: HDFS streams hsync before they close,
  * and an S3 stream's sync is what completes its upload. {@link #awaitAll} returns only when every
- * submitted file was synced and closed, and fails naming the first file that was not; a task
- * still queued then is run by the waiting thread itself, so a commit never waits behind other
- * attempts' syncs on a busy pool. {@link #abandon} (the attempt is aborted) closes queued files
+ * submitted file was synced and closed, or at the first file (in submission order) whose sync or
+ * close failed, naming it, without waiting for the later ones (the writer then aborts the attempt,
+ * and {@link #abandon} waits for those); a task still queued is run by the waiting thread itself,
+ * so a commit never waits behind other attempts' syncs on a busy pool. {@link #abandon} (the attempt is aborted) closes queued files
  * without syncing them (an S3 upload is aborted, nothing appears), waits for those being synced,
  * and closes every file submitted afterwards without syncing it; if the waiting thread is
  * interrupted it returns at once and each late task deletes its own file once closed, so an
@@ -95,7 +96,8 @@ final class PayloadSyncs {
     }
 
     /**
-     * Waits until every submitted file is synced and closed, running still-queued ones on this thread.
+     * Waits until every submitted file is synced and closed, running still-queued ones on this
+     * thread; returns at the first failure without waiting for the files after it.
      *
      * @return the first file whose sync or close failed, with its error; empty when all are durable
      * @throws InterruptedIOException when interrupted while a file is being synced elsewhere
