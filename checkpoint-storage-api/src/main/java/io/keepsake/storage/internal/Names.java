@@ -52,8 +52,10 @@ public final class Names {
         if (value.charAt(0) == '.') {
             return "it starts with a dot";
         }
+        boolean beyondCombiningMarks = false;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
+            beyondCombiningMarks |= c >= '\u0300';
             if (c == '/' || c == '\\') {
                 return "it contains a path separator";
             }
@@ -67,25 +69,13 @@ public final class Names {
         if (!isValidUnicode(value)) {
             return "it is not valid Unicode (it has a lone surrogate)";
         }
-        if (!belowCombiningMarks(value) && !Normalizer.isNormalized(value, Normalizer.Form.NFC)) {
+        // below U+0300, where the combining marks begin, no character decomposes or combines, so
+        // such text is NFC without asking the normalizer (a listing checks every name it reads)
+        if (beyondCombiningMarks && !Normalizer.isNormalized(value, Normalizer.Form.NFC)) {
             return "it is not in Unicode normalization form NFC, so it could name more than one file"
                     + " (normalize it to NFC first)";
         }
         return null;
-    }
-
-    /**
-     * True when every character is below U+0300, where the combining marks begin: no such
-     * character decomposes or combines, so the text is in NFC without asking the normalizer (a
-     * listing checks every name it reads).
-     */
-    private static boolean belowCombiningMarks(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            if (value.charAt(i) >= '\u0300') {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** True when {@code value} has no lone surrogate, so it encodes to UTF-8 and back unchanged. */

@@ -68,6 +68,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
 
     private enum State { OPEN, COMMITTED, ABORTED }
 
+    private final StorageLayout layout;
     private final StorageFileSystem fs;
     private final SavepointRequest request;
     private final String jobDir;
@@ -92,6 +93,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
                                   InFlightAttempts inFlight, StorageListener listener) {
         this.listener = listener;
+        this.layout = layout;
         this.fs = layout.fileSystem();
         this.request = request;
         this.jobDir = layout.savepointJobDir(request.jobId());
@@ -287,9 +289,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
         try {
-            try (io.keepsake.storage.spi.SyncableOutputStream out = fs.create(path, true)) {
-                StagedFiles.endVolatileFile(fs, out);
-            }
+            createMarker(path);
             indexMarker = path;
         } catch (FileAlreadyExistsException e) {
             // the same claims under the same id: a racing attempt's marker, or one an abort left; it
@@ -473,31 +473,33 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * marker gone.
      */
     private void keepMarkerOfAPublishedTwin(String marker) {
-        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
         try {
-            if (fs.stat(metadata).isEmpty()) {
-                return;
-            }
-            byte[] bytes;
-            try (java.io.InputStream in = fs.open(metadata)) {
-                bytes = in.readNBytes(MetadataCodec.MAX_LENGTH + 1);
-            }
-            SavepointMeta published = MetadataCodec.decode(bytes, metadata);
+            SavepointMeta published = new SavepointStore(layout, inFlight)
+                    .readMetadata(request.jobId(), request.savepointId()).meta();
             String name = marker.substring(marker.lastIndexOf('/') + 1);
             if (StorageLayout.indexMarker(request.savepointId(), published.manifest()).filter(name::equals).isPresent()) {
                 putMarkerBack(marker);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (io.keepsake.storage.SavepointNotFoundException notPublished) {
+            // nobody published this id: the marker stays removed
+        } catch (RuntimeException e) {
             LOG.warn("Cannot tell whether savepoint {} of job {} was published by another attempt, whose index marker"
                     + " this abort removed; lookups read its metadata instead ({})", request.savepointId(),
                     request.jobId(), marker, e);
         }
     }
 
+    /** Creates an (empty) index marker, failing when it exists; synced only where sync publishes. */
+    private void createMarker(String path) throws IOException {
+        try (SyncableOutputStream out = fs.create(path, true)) {
+            StagedFiles.endVolatileFile(fs, out);
+        }
+    }
+
     /** Writes an index marker unless it is there; a failure only costs lookups a metadata read. */
     private void putMarkerBack(String marker) {
-        try (SyncableOutputStream out = fs.create(marker, true)) {
-            StagedFiles.endVolatileFile(fs, out);
+        try {
+            createMarker(marker);
         } catch (FileAlreadyExistsException e) {
             // still there, or put back by the other attempt
         } catch (IOException | RuntimeException e) {

@@ -182,7 +182,7 @@ public final class StorageLayout {
      * Parses a marker name ({@code <pipeline>_<checkpoint>[,...]@<savepointId>}, each number an
      * optional minus and ASCII digits, the id up to the end and without a line terminator); empty
      * for any other name, a malformed one, a number out of range or a pipeline named twice. A
-     * lookup parses every marker of a job, so this is a single pass without a regular expression.
+     * lookup parses every marker of a job, so this is done by hand, without a regular expression.
      */
     static java.util.Optional<Marker> parseMarker(String name) {
         int at = name.indexOf('@');
@@ -195,9 +195,7 @@ public final class StorageLayout {
                 return java.util.Optional.empty();
             }
         }
-        java.util.Map<Integer, Long> claims = null;
-        int first = -1;
-        long firstCheckpoint = 0;
+        java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
         int pos = 0;
         while (true) {
             int underscore = numberEnd(name, pos, at);
@@ -208,33 +206,19 @@ public final class StorageLayout {
             if (end < 0 || (end != at && name.charAt(end) != ',')) {
                 return java.util.Optional.empty();
             }
-            int pipeline;
-            long checkpoint;
             try {
-                pipeline = Integer.parseInt(name, pos, underscore, 10);
-                checkpoint = Long.parseLong(name, underscore + 1, end, 10);
+                if (claims.put(Integer.parseInt(name, pos, underscore, 10),
+                        Long.parseLong(name, underscore + 1, end, 10)) != null) {
+                    return java.util.Optional.empty();
+                }
             } catch (NumberFormatException e) {
                 return java.util.Optional.empty();
             }
-            if (pos == 0) {
-                first = pipeline;
-                firstCheckpoint = checkpoint;
-            } else {
-                if (claims == null) {
-                    claims = new java.util.TreeMap<>();
-                    claims.put(first, firstCheckpoint);
-                }
-                if (claims.put(pipeline, checkpoint) != null) {
-                    return java.util.Optional.empty();
-                }
-            }
             if (end == at) {
-                break;
+                return java.util.Optional.of(new Marker(name.substring(at + 1), claims));
             }
             pos = end + 1;
         }
-        return java.util.Optional.of(new Marker(name.substring(at + 1),
-                claims == null ? java.util.Map.of(first, firstCheckpoint) : claims));
     }
 
     /**
