@@ -52,6 +52,11 @@ public final class GarbageCollector {
     static final String CHECKPOINT_TEMP = "checkpoint temporary file";
     static final String ORPHAN_MARKER = "orphaned index marker";
     static final String STALE_UPLOAD = "stale multipart upload";
+    static final String ATTEMPT_FILES = "stale attempt files";
+    static final String UNFINISHED_PUBLICATION = "unfinished publication";
+    static final String SETTLED_OUTCOME = "settled attempt outcome";
+    static final String OUTCOME_TEMP = "outcome temporary file";
+    static final String EMPTY_FOLDER = "empty savepoint directory";
 
     private static final String UPLOAD_MARK = " (upload ";
 
@@ -65,6 +70,8 @@ public final class GarbageCollector {
     private final StorageFileSystem fs;
     private final SavepointStore savepoints;
     private final InFlightAttempts inFlight;
+    private final OwnedRemoval removal;
+    private final boolean renameMode;
 
     /** A collector over the roots of {@code layout}. */
     public GarbageCollector(StorageLayout layout, SavepointStore savepoints, InFlightAttempts inFlight) {
@@ -72,10 +79,17 @@ public final class GarbageCollector {
         this.fs = layout.fileSystem();
         this.savepoints = savepoints;
         this.inFlight = inFlight;
+        this.removal = new OwnedRemoval(layout, inFlight);
+        this.renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
     }
 
     /** What a collection with {@code olderThan} would remove now; removes nothing. */
     public List<GcCandidate> plan(Duration olderThan) {
+        return plan(olderThan, new ArrayList<>());
+    }
+
+    /** Plans, adding what is left alone because Keepsake did not write it to {@code foreign}. */
+    private List<GcCandidate> plan(Duration olderThan, List<String> foreign) {
         long now = System.currentTimeMillis();
         long cutoff = cutoff(olderThan, now);
         List<GcCandidate> candidates = new ArrayList<>();
@@ -83,8 +97,12 @@ public final class GarbageCollector {
                 "collect garbage under the savepoint root");
         if (marked) {
             for (String jobId : savepoints.jobs()) {
-                planStaging(jobId, now, cutoff, candidates);
-                planIncomplete(jobId, now, cutoff, candidates);
+                planStaging(jobId, now, cutoff, candidates, foreign);
+                if (renameMode) {
+                    planIncomplete(jobId, now, cutoff, candidates, foreign);
+                } else {
+                    planAttemptFiles(jobId, now, cutoff, candidates, foreign);
+                }
                 planOrphanMarkers(jobId, now, Math.min(cutoff, now - inFlight.timeoutMillis()), candidates);
             }
         }
@@ -141,32 +159,153 @@ public final class GarbageCollector {
         }
     }
 
-    private void planStaging(String jobId, long now, long cutoff, List<GcCandidate> out) {
+    private void planStaging(String jobId, long now, long cutoff, List<GcCandidate> out, List<String> foreign) {
         String staging = layout.stagingDir(jobId);
         List<FileStatus> entries = savepoints.listOrFail(staging, "list staging of job " + jobId);
         Map<String, FileStatus> leases = new HashMap<>();
         for (FileStatus s : entries) {
-            if (s.regularFile() && s.name().endsWith(StorageLayout.LEASE_SUFFIX)) {
-                leases.put(s.name().substring(0, s.name().length() - StorageLayout.LEASE_SUFFIX.length()), s);
+            if (s.regularFile() && leaseAttempt(s.name()).isPresent()) {
+                leases.put(leaseAttempt(s.name()).get(), s);
             }
         }
+        long settled = Math.min(cutoff, now - inFlight.timeoutMillis());
         for (FileStatus s : entries) {
             String path = fs.child(staging, s.name());
-            if (s.modificationTime() > cutoff) {
-                continue;
-            }
+            Optional<String> outcomeAttempt = s.regularFile() ? AttemptOutcome.attemptOf(s.name()) : Optional.empty();
             if (s.directory() && (TOMBSTONE_NAME.matcher(s.name()).matches()
                     || SAVEPOINT_TOMBSTONE_NAME.matcher(s.name()).matches())) {
-                out.add(new GcCandidate(jobId, path, TOMBSTONE, s.modificationTime()));
+                if (s.modificationTime() <= cutoff) {
+                    out.add(new GcCandidate(jobId, path, TOMBSTONE, s.modificationTime()));
+                }
             } else if (s.directory() && StorageLayout.attemptSavepointId(s.name()).isPresent()) {
                 FileStatus lease = leases.get(s.name());
-                if (!inFlight.contains(path) && (lease == null || !inFlight.isFresh(lease, now))) {
+                if (s.modificationTime() <= cutoff && !inFlight.contains(path)
+                        && (lease == null || !inFlight.isFresh(lease, now))) {
                     out.add(new GcCandidate(jobId, path, STAGING_ATTEMPT, s.modificationTime()));
                 }
-            } else if (s.regularFile() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && !inFlight.isFresh(s, now)) {
-                out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
+            } else if (s.regularFile() && leaseAttempt(s.name()).isPresent()) {
+                if (s.modificationTime() <= cutoff && !inFlight.isFresh(s, now)
+                        && !inFlight.containsLease(path) && isLeaseContent(path)) {
+                    out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
+                } else if (!isLeaseContent(path)) {
+                    foreign.add(path + ": Keepsake did not write it");
+                }
+            } else if (outcomeAttempt.isPresent() && AttemptOutcome.isTemporary(s.name())) {
+                if (s.modificationTime() <= settled) {
+                    out.add(new GcCandidate(jobId, path, OUTCOME_TEMP, s.modificationTime()));
+                }
+            } else if (outcomeAttempt.isPresent()) {
+                planOutcome(jobId, path, s, outcomeAttempt.get(), leases.get(outcomeAttempt.get()), now, cutoff, out,
+                        foreign);
+            } else {
+                foreign.add(path + ": Keepsake did not write it");
             }
         }
+    }
+
+    /** The attempt a lease file is for ({@code <savepointId>.<16 hex>.lease}), or empty. */
+    private static Optional<String> leaseAttempt(String name) {
+        if (!name.endsWith(StorageLayout.LEASE_SUFFIX)) {
+            return Optional.empty();
+        }
+        String attempt = name.substring(0, name.length() - StorageLayout.LEASE_SUFFIX.length());
+        return StorageLayout.attemptSavepointId(attempt).map(id -> attempt);
+    }
+
+    /** True when the file reads as a lease Keepsake writes. */
+    private boolean isLeaseContent(String path) {
+        try (java.io.InputStream in = fs.open(path)) {
+            byte[] head = in.readNBytes(InFlightAttempts.LEASE_PREFIX.length);
+            return java.util.Arrays.equals(head, InFlightAttempts.LEASE_PREFIX);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * An attempt's outcome: a writer's decision to publish whose writer is gone is finished on its
+     * behalf; a "collected" one goes once none of the attempt's files is left.
+     */
+    private void planOutcome(String jobId, String path, FileStatus s, String attemptId, FileStatus lease, long now,
+                             long cutoff, List<GcCandidate> out, List<String> foreign) {
+        Optional<AttemptOutcome.Decision> d = AttemptOutcome.readQuietly(fs, path);
+        if (d.isEmpty()) {
+            return;
+        }
+        boolean alive = inFlight.containsLease(layout.leasePath(jobId, attemptId))
+                || (lease != null && inFlight.isFresh(lease, now));
+        switch (d.get().kind()) {
+            case PUBLISHING -> {
+                if (!alive && s.modificationTime() <= cutoff) {
+                    out.add(new GcCandidate(jobId, path, UNFINISHED_PUBLICATION, s.modificationTime()));
+                }
+            }
+            case COLLECTED -> {
+                String folder = layout.savepointDir(jobId, StorageLayout.attemptSavepointId(attemptId).orElseThrow());
+                try {
+                    if (removal.attemptFiles(folder, attemptId).isEmpty()) {
+                        out.add(new GcCandidate(jobId, path, SETTLED_OUTCOME, s.modificationTime()));
+                    } else if (!alive) {
+                        out.add(new GcCandidate(jobId, folder + "/pipeline-*." + attemptId + ".wire", ATTEMPT_FILES,
+                                s.modificationTime()));
+                    }
+                } catch (IOException e) {
+                    throw new SavepointStorageException("Cannot collect garbage: listing failed: " + e.getMessage()
+                            + " (" + folder + ")", e);
+                }
+            }
+            default -> foreign.add(path + ": Keepsake did not write it");
+        }
+    }
+
+    /**
+     * Without atomic directory rename: in each savepoint folder, the payload files of attempts that
+     * are not in flight, hold no fresh lease, were not published there and are older than the age,
+     * grouped by attempt; and folders left empty. Entries Keepsake does not write are reported.
+     */
+    private void planAttemptFiles(String jobId, long now, long cutoff, List<GcCandidate> out, List<String> foreign) {
+        for (SavepointEntry e : savepoints.scan(jobId)) {
+            if (e.handle().isEmpty() && !e.incomplete()) {
+                continue;
+            }
+            java.util.Set<String> published = new java.util.HashSet<>(e.handle()
+                    .map(h -> OwnedRemoval.files(h.meta())).orElse(List.of()));
+            Map<String, Long> newestByAttempt = new java.util.TreeMap<>();
+            List<FileStatus> entries = savepoints.listOrFail(e.location(), "list savepoint folder " + e.location());
+            for (FileStatus f : entries) {
+                Optional<String> attempt = f.regularFile()
+                        ? StorageLayout.payloadAttempt(e.savepointId(), f.name()) : Optional.empty();
+                if (published.contains(f.name()) || (f.regularFile() && f.name().equals(MetadataCodec.FILE_NAME))) {
+                    continue;
+                }
+                if (attempt.isPresent()) {
+                    newestByAttempt.merge(attempt.get(), f.modificationTime(), Math::max);
+                } else {
+                    foreign.add(fs.child(e.location(), f.name()) + ": Keepsake did not write it");
+                }
+            }
+            for (Map.Entry<String, Long> a : newestByAttempt.entrySet()) {
+                try {
+                    if (a.getValue() <= cutoff && !removal.attemptAlive(jobId, a.getKey(), now)
+                            && !isPublishing(jobId, a.getKey())) {
+                        out.add(new GcCandidate(jobId, e.location() + "/pipeline-*." + a.getKey() + ".wire",
+                                ATTEMPT_FILES, a.getValue()));
+                    }
+                } catch (IOException ex) {
+                    throw new SavepointStorageException("Cannot collect garbage: " + ex.getMessage() + " ("
+                            + e.location() + ")", ex);
+                }
+            }
+            if (entries.isEmpty() && e.incomplete() && e.modificationTime() <= cutoff && !inFlight.contains(e.location())
+                    && !savepoints.isLeased(jobId, e.savepointId(), now)) {
+                out.add(new GcCandidate(jobId, e.location(), EMPTY_FOLDER, e.modificationTime()));
+            }
+        }
+    }
+
+    private boolean isPublishing(String jobId, String attemptId) {
+        return AttemptOutcome.readQuietly(fs, AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId))
+                .filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING).isPresent();
     }
 
     /**
@@ -193,7 +332,7 @@ public final class GarbageCollector {
         }
     }
 
-    private void planIncomplete(String jobId, long now, long cutoff, List<GcCandidate> out) {
+    private void planIncomplete(String jobId, long now, long cutoff, List<GcCandidate> out, List<String> foreignOut) {
         for (SavepointEntry e : savepoints.scan(jobId)) {
             if (!e.incomplete() || e.modificationTime() > cutoff || inFlight.contains(e.location())
                     || savepoints.isLeased(jobId, e.savepointId(), now)) {
@@ -203,6 +342,7 @@ public final class GarbageCollector {
             if (foreign.isPresent()) {
                 LOG.info("Garbage collection leaves {} alone: it holds {}, which Keepsake does not write",
                         e.location(), foreign.get());
+                foreignOut.add(e.location() + ": it holds " + foreign.get() + ", which Keepsake does not write");
                 continue;
             }
             out.add(new GcCandidate(jobId, e.location(), INCOMPLETE, e.modificationTime()));
@@ -211,9 +351,14 @@ public final class GarbageCollector {
 
     /** The first entry of a savepoint folder that a Keepsake attempt would not have written, if any. */
     private Optional<String> foreignEntry(String directory) {
+        return foreignEntry(directory, n -> StorageLayout.isKeepsakeFile(name(directory), n));
+    }
+
+    /** The first entry of a folder that is not a regular file with a name {@code own} accepts, if any. */
+    private Optional<String> foreignEntry(String directory, java.util.function.Predicate<String> own) {
         try {
             for (FileStatus s : fs.list(directory)) {
-                if (!s.regularFile() || !StorageLayout.isKeepsakeFile(s.name())) {
+                if (!s.regularFile() || !own.test(s.name())) {
                     return Optional.of(s.name());
                 }
             }
@@ -250,45 +395,45 @@ public final class GarbageCollector {
      * Removes what an explicit deletion of every savepoint of a job leaves in its staging folder
      * (stale attempts, expired leases, leftovers; never an attempt in flight), then the staging
      * and job folders when they are empty.
+     *
+     * @return what was removed and what was left
      */
-    public void clearJob(String jobId) {
+    public GcReport clearJob(String jobId) {
         if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
-            return;
+            return new GcReport(List.of(), List.of(), List.of());
         }
         long now = System.currentTimeMillis();
         List<GcCandidate> staging = new ArrayList<>();
-        planStaging(jobId, now, now, staging);
+        List<String> foreign = new ArrayList<>();
+        planStaging(jobId, now, now, staging, foreign);
+        if (!renameMode) {
+            planAttemptFiles(jobId, now, now, staging, foreign);
+        }
         planOrphanMarkers(jobId, now, now - inFlight.timeoutMillis(), staging);
-        GcReport report = removeAll(staging);
-        String stagingDir = layout.stagingDir(jobId);
-        String indexDir = layout.indexDir(jobId);
+        OwnedRemoval.Result result = removeAll(staging);
+        result.kept().addAll(foreign);
         String jobDir = layout.savepointJobDir(jobId);
         try {
-            if (fs.list(stagingDir).isEmpty()) {
-                fs.delete(stagingDir, false);
+            if (removeIfEmpty(layout.stagingDir(jobId)) & removeIfEmpty(layout.indexDir(jobId))) {
+                removeIfEmpty(jobDir);
             }
-            if (fs.list(indexDir).isEmpty()) {
-                fs.delete(indexDir, false);
-            }
-            if (fs.list(jobDir).isEmpty()) {
-                fs.delete(jobDir, false);
-            }
-        } catch (IOException e) {
+        } catch (RuntimeException e) {
             throw new SavepointStorageException("Cannot delete savepoints of job " + jobId + ": " + e.getMessage()
                     + " (" + jobDir + ")", e);
         }
-        if (!report.kept().isEmpty()) {
-            LOG.warn("Deleting savepoints of job {} left {}", jobId, report.kept());
+        if (!result.kept().isEmpty() || !result.failed().isEmpty()) {
+            LOG.warn("Deleting savepoints of job {} left {} {}", jobId, result.kept(), result.failed());
         }
+        return new GcReport(result.deleted(), result.kept(), result.failed());
     }
 
     /**
      * Removes the staging and job folders that this collection left empty (never a folder it did
      * not remove something from); a folder that is not empty, or that a writer fills meanwhile, stays.
      */
-    private void removeEmptiedFolders(GcReport report) {
+    private void removeEmptiedFolders(List<String> deleted) {
         java.util.Set<String> jobs = new java.util.TreeSet<>();
-        for (String path : report.deleted()) {
+        for (String path : deleted) {
             for (String jobId : savepoints.jobs()) {
                 if (path.startsWith(layout.savepointJobDir(jobId) + "/")) {
                     jobs.add(jobId);
@@ -319,47 +464,53 @@ public final class GarbageCollector {
         }
     }
 
-    /** Removes what {@link #plan} finds; a candidate whose removal fails, or that came back to life, is kept. */
+    /**
+     * Removes what {@link #plan} finds; a candidate whose removal fails is reported as failed, one
+     * left on purpose (it came back to life, another process settled it, or it holds entries
+     * Keepsake did not write) as kept, with the reason.
+     */
     public GcReport collect(Duration olderThan) {
         long start = System.nanoTime();
-        GcReport report = removeAll(plan(olderThan));
-        removeEmptiedFolders(report);
-        if (!report.deleted().isEmpty()) {
-            LOG.info("Garbage collection under {} removed {} stale staging attempts, incomplete savepoint directories"
-                    + " or temporary files in {} ms", layout.savepointRoot(), report.deleted().size(),
+        List<String> foreign = new ArrayList<>();
+        OwnedRemoval.Result result = removeAll(plan(olderThan, foreign));
+        result.kept().addAll(foreign);
+        removeEmptiedFolders(result.deleted());
+        if (!result.deleted().isEmpty()) {
+            LOG.info("Garbage collection under {} removed {} stale staging entries, incomplete savepoint files or"
+                    + " temporary files in {} ms", layout.savepointRoot(), result.deleted().size(),
                     Duration.ofNanos(System.nanoTime() - start).toMillis());
         }
-        return report;
+        return new GcReport(result.deleted(), result.kept(), result.failed());
     }
 
-    private GcReport removeAll(List<GcCandidate> candidates) {
-        List<String> deleted = new ArrayList<>();
-        List<String> kept = new ArrayList<>();
+    private OwnedRemoval.Result removeAll(List<GcCandidate> candidates) {
+        OwnedRemoval.Result all = OwnedRemoval.Result.empty();
         for (GcCandidate c : candidates) {
             try {
-                Optional<String> why = remove(c);
-                if (why.isPresent()) {
-                    kept.add(c.path() + ": " + why.get());
-                } else if (c.what().equals(STALE_UPLOAD)) {
-                    deleted.add(c.path());
-                } else if (fs.stat(c.path()).isPresent()) {
-                    kept.add(c.path() + ": it is still there after its removal");
-                } else {
-                    deleted.add(c.path());
-                }
+                all.addAll(remove(c));
             } catch (IOException | RuntimeException e) {
-                kept.add(c.path() + ": " + e.getMessage());
+                all.fail(c.path(), String.valueOf(e.getMessage()));
             }
         }
-        return new GcReport(deleted, kept);
+        return all;
     }
 
-    /** Removes one candidate; empty when done, else why it was left. */
-    private Optional<String> remove(GcCandidate c) throws IOException {
+    /** Removes one candidate. */
+    private OwnedRemoval.Result remove(GcCandidate c) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         switch (c.what()) {
-            case EXPIRED_LEASE, CHECKPOINT_TEMP, ORPHAN_MARKER -> {
-                fs.delete(c.path(), false);
-                return Optional.empty();
+            case EXPIRED_LEASE -> {
+                Optional<FileStatus> now = fs.stat(c.path());
+                if (now.isPresent() && now.get().modificationTime() == c.modificationTime()) {
+                    removal.deleteFile(c.path(), result);
+                } else if (now.isPresent()) {
+                    result.keep(c.path(), "it was renewed meanwhile");
+                }
+                return result;
+            }
+            case CHECKPOINT_TEMP, ORPHAN_MARKER, OUTCOME_TEMP, SETTLED_OUTCOME -> {
+                removal.deleteFile(c.path(), result);
+                return result;
             }
             case TOMBSTONE -> {
                 return removeTombstone(c);
@@ -368,7 +519,41 @@ public final class GarbageCollector {
                 int mark = c.path().lastIndexOf(UPLOAD_MARK);
                 fs.abortUpload(new io.keepsake.storage.spi.PendingUpload(c.path().substring(0, mark),
                         c.path().substring(mark + UPLOAD_MARK.length(), c.path().length() - 1), c.modificationTime()));
-                return Optional.empty();
+                result.deleted().add(c.path());
+                return result;
+            }
+            case ATTEMPT_FILES -> {
+                String attempt = c.path().substring(c.path().lastIndexOf("/pipeline-*.") + "/pipeline-*.".length(),
+                        c.path().length() - ".wire".length());
+                String folder = c.path().substring(0, c.path().lastIndexOf("/pipeline-*."));
+                if (removal.attemptAlive(c.jobId(), attempt, System.currentTimeMillis())) {
+                    return result.keep(c.path(), "an attempt took it up meanwhile");
+                }
+                result.addAll(removal.collectAttempt(c.jobId(), folder, attempt));
+                if (removal.attemptFiles(folder, attempt).isEmpty() && fs.stat(fs.child(folder, MetadataCodec.FILE_NAME))
+                        .isEmpty() && fs.list(folder).isEmpty()
+                        && !savepoints.isLeased(c.jobId(), name(folder), System.currentTimeMillis())) {
+                    removal.removeFolderIfEmpty(folder, result);
+                }
+                return result;
+            }
+            case UNFINISHED_PUBLICATION -> {
+                String attempt = AttemptOutcome.attemptOf(name(c.path())).orElseThrow();
+                Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, c.path());
+                if (d.isEmpty() || d.get().kind() != AttemptOutcome.Kind.PUBLISHING) {
+                    return result.keep(c.path(), "it was settled meanwhile");
+                }
+                if (removal.attemptAlive(c.jobId(), attempt, System.currentTimeMillis())) {
+                    return result.keep(c.path(), "its writer renewed its lease meanwhile");
+                }
+                return removal.settlePublication(c.jobId(), attempt, d.get().metadata());
+            }
+            case EMPTY_FOLDER -> {
+                if (savepoints.isLeased(c.jobId(), name(c.path()), System.currentTimeMillis())) {
+                    return result.keep(c.path(), "an attempt took it up meanwhile");
+                }
+                removal.removeFolderIfEmpty(c.path(), result);
+                return result;
             }
             default -> {
                 return removeDirectory(c);
@@ -376,17 +561,24 @@ public final class GarbageCollector {
         }
     }
 
-    private Optional<String> removeDirectory(GcCandidate c) throws IOException {
-        if (!fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
-            return removeFileByFile(c);
-        }
+    private OwnedRemoval.Result removeDirectory(GcCandidate c) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         boolean savepointFolder = c.what().equals(INCOMPLETE);
+        java.util.function.Predicate<String> own = savepointFolder
+                ? n -> StorageLayout.isKeepsakeFile(name(c.path()), n) : StorageLayout::isStagedFile;
+        if (!fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
+            return removeFileByFile(c, own);
+        }
+        Optional<String> foreign = foreignEntry(c.path(), own);
+        if (foreign.isPresent()) {
+            return result.keep(c.path(), "it holds " + foreign.get() + ", which Keepsake does not write");
+        }
         if (savepointFolder) {
             if (fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
-                return Optional.of("it became a complete savepoint meanwhile");
+                return result.keep(c.path(), "it became a complete savepoint meanwhile");
             }
             if (savepoints.isLeased(c.jobId(), name(c.path()), System.currentTimeMillis())) {
-                return Optional.of("an attempt took it up meanwhile");
+                return result.keep(c.path(), "an attempt took it up meanwhile");
             }
         }
         String tombstone = fs.child(layout.stagingDir(c.jobId()), name(c.path())
@@ -396,70 +588,76 @@ public final class GarbageCollector {
         try {
             fs.rename(c.path(), tombstone);
         } catch (NoSuchFileException gone) {
-            return Optional.of("it was published, aborted or removed meanwhile");
+            return result.keep(c.path(), "it was published, aborted or removed meanwhile");
         }
         if (savepointFolder && fs.stat(fs.child(tombstone, MetadataCodec.FILE_NAME)).isPresent()) {
             return putBack(tombstone, c.path());
         }
-        fs.delete(tombstone, true);
-        return Optional.empty();
+        OwnedRemoval.Result removed = removal.removeOwnedFolder(tombstone, own);
+        if (removed.failed().isEmpty() && removed.kept().isEmpty()) {
+            result.deleted().add(c.path());
+        } else {
+            result.addAll(removed);
+        }
+        return result;
     }
 
     /**
-     * A set-aside folder: an attempt's is deleted; a savepoint folder's is deleted only without
+     * A set-aside folder: an attempt's is removed file by file; a savepoint folder's only without
      * {@code _metadata.ser}, and put back when it holds one (a collection that set it aside crashed,
-     * or lost a race with a writer publishing).
+     * or lost a race with a writer publishing). Entries Keepsake does not write stay, reported.
      */
-    private Optional<String> removeTombstone(GcCandidate c) throws IOException {
+    private OwnedRemoval.Result removeTombstone(GcCandidate c) throws IOException {
         java.util.regex.Matcher savepointFolder = SAVEPOINT_TOMBSTONE_NAME.matcher(name(c.path()));
         if (savepointFolder.matches() && fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
             return putBack(c.path(), fs.child(layout.savepointJobDir(c.jobId()), savepointFolder.group(1)));
         }
-        fs.delete(c.path(), true);
-        return Optional.empty();
+        java.util.function.Predicate<String> own = savepointFolder.matches()
+                ? n -> StorageLayout.isKeepsakeFile(savepointFolder.group(1), n) : StorageLayout::isStagedFile;
+        return removal.removeOwnedFolder(c.path(), own);
     }
 
-    private Optional<String> putBack(String tombstone, String savepointDir) throws IOException {
+    private OwnedRemoval.Result putBack(String tombstone, String savepointDir) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         try {
             fs.rename(tombstone, savepointDir);
             LOG.warn("Garbage collection put back {}: it became a complete savepoint while being collected", savepointDir);
-            return Optional.of("it became a complete savepoint meanwhile and was put back");
+            return result.keep(savepointDir, "it became a complete savepoint meanwhile and was put back");
         } catch (NoSuchFileException another) {
-            return Optional.of("another collection put it back");
+            return result.keep(savepointDir, "another collection put it back");
         } catch (java.nio.file.FileAlreadyExistsException taken) {
-            return Optional.of("it holds a complete savepoint but " + savepointDir + " is taken again; left at "
-                    + tombstone);
+            return result.keep(tombstone, "it holds a complete savepoint but " + savepointDir + " is taken again");
         }
     }
 
     /**
-     * Without atomic rename: Keepsake's own files one by one, never {@code _metadata.ser}, then the
-     * empty folder. The whole listing is checked for {@code _metadata.ser} before anything is
-     * removed, and the lease once more after that listing, so a savepoint published (and its lease
-     * released) since the plan was made is left whole.
+     * Without atomic rename (a staging attempt or an incomplete folder a rename-mode storage left):
+     * Keepsake's own files one by one, never {@code _metadata.ser}, then the empty folder. The
+     * whole listing is checked for {@code _metadata.ser} and foreign entries before anything is
+     * removed, and the lease once more after that listing.
      */
-    private Optional<String> removeFileByFile(GcCandidate c) throws IOException {
+    private OwnedRemoval.Result removeFileByFile(GcCandidate c, java.util.function.Predicate<String> own)
+            throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         String directory = c.path();
         List<FileStatus> entries = fs.list(directory);
         for (FileStatus s : entries) {
             if (s.name().equals(MetadataCodec.FILE_NAME)) {
-                return Optional.of("it became a complete savepoint meanwhile");
+                return result.keep(directory, "it became a complete savepoint meanwhile");
+            }
+            if (!s.regularFile() || !own.test(s.name())) {
+                return result.keep(directory, "it holds " + s.name() + ", which Keepsake does not write");
             }
         }
         if (inFlight.contains(directory)
                 || savepoints.isLeased(c.jobId(), name(directory), System.currentTimeMillis())) {
-            return Optional.of("an attempt took it up meanwhile");
+            return result.keep(directory, "an attempt took it up meanwhile");
         }
         for (FileStatus s : entries) {
-            if (s.regularFile() && StorageLayout.isKeepsakeFile(s.name())) {
-                fs.delete(fs.child(directory, s.name()), false);
-            }
+            removal.deleteFile(fs.child(directory, s.name()), result);
         }
-        if (!fs.list(directory).isEmpty()) {
-            return Optional.of("it is no longer empty");
-        }
-        fs.delete(directory, false);
-        return Optional.empty();
+        removal.removeFolderIfEmpty(directory, result);
+        return result;
     }
 
     private static String name(String path) {

@@ -32,9 +32,13 @@ public final class InFlightAttempts implements AutoCloseable {
 
     private static final String OWNER = ownerDescription();
 
+    /** How every lease file Keepsake writes begins: collections remove only lease files that do. */
+    static final byte[] LEASE_PREFIX = "attempt lease, owner ".getBytes(StandardCharsets.UTF_8);
+
     private final StorageFileSystem fs;
     private final long timeoutMillis;
-    private final Map<String, Lease> byWorkDirectory = new ConcurrentHashMap<>();
+    /** Keyed by lease path, one per attempt (attempts at one id share their work directory without atomic rename). */
+    private final Map<String, Lease> byLeasePath = new ConcurrentHashMap<>();
     private ScheduledExecutorService renewer;
     private ScheduledFuture<?> renewal;
 
@@ -74,11 +78,11 @@ public final class InFlightAttempts implements AutoCloseable {
         // Under the lease's lock, so that a renewal that sees the new entry waits for its first write
         // instead of finding no file and taking the lease for lost.
         synchronized (lease) {
-            byWorkDirectory.put(workDirectory, lease);
+            byLeasePath.put(leasePath, lease);
             try {
                 write(lease, true);
             } catch (IOException | RuntimeException e) {
-                byWorkDirectory.remove(workDirectory, lease);
+                byLeasePath.remove(leasePath, lease);
                 lease.released = true;
                 throw e;
             }
@@ -92,7 +96,7 @@ public final class InFlightAttempts implements AutoCloseable {
         if (lease == null) {
             return;
         }
-        byWorkDirectory.remove(lease.workDirectory, lease);
+        byLeasePath.remove(lease.path, lease);
         // A renewal that already listed this lease must not write its file again after it is deleted
         // (an orphaned fresh lease would hold up gc for a whole timeout): the two take the lease's lock.
         synchronized (lease) {
@@ -107,7 +111,17 @@ public final class InFlightAttempts implements AutoCloseable {
 
     /** True while an attempt writing into {@code directory} is in flight in this process. */
     boolean contains(String directory) {
-        return byWorkDirectory.containsKey(directory);
+        for (Lease lease : byLeasePath.values()) {
+            if (lease.workDirectory.equals(directory)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True while the attempt whose lease file is {@code leasePath} is in flight in this process. */
+    boolean containsLease(String leasePath) {
+        return byLeasePath.containsKey(leasePath);
     }
 
     /**
@@ -139,7 +153,7 @@ public final class InFlightAttempts implements AutoCloseable {
             lease.lost = true;
             return;
         }
-        byte[] content = ("attempt lease, owner " + OWNER + ", timeout " + timeoutMillis + " ms\n")
+        byte[] content = (new String(LEASE_PREFIX, StandardCharsets.UTF_8) + OWNER + ", timeout " + timeoutMillis + " ms\n")
                 .getBytes(StandardCharsets.UTF_8);
         long before = System.nanoTime();
         try (SyncableOutputStream out = first ? fs.create(lease.path, true)
@@ -164,7 +178,7 @@ public final class InFlightAttempts implements AutoCloseable {
     }
 
     private void renewAll() {
-        for (Lease lease : byWorkDirectory.values()) {
+        for (Lease lease : byLeasePath.values()) {
             if (lease.lost) {
                 continue;
             }

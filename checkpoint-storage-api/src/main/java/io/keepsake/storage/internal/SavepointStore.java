@@ -327,32 +327,101 @@ public final class SavepointStore {
     }
 
     /**
-     * Deletes one savepoint, {@code _metadata.ser} first. A folder without metadata is removed only
-     * when it holds nothing but files Keepsake writes and no attempt is writing it; nothing is
-     * removed under a root Keepsake has not marked as its own.
+     * Deletes one savepoint, {@code _metadata.ser} first, then exactly the files its manifest names,
+     * by name, then the folder if that left it empty; never a folder recursively, so a new attempt
+     * at the same id writing into the folder meanwhile (its files carry its attempt id) keeps its
+     * files, and entries Keepsake did not write stay (logged). A folder without metadata loses only
+     * the files of attempts that are not in flight, each after its outcome says "collected"
+     * (create-if-absent publication), or Keepsake's own files when no attempt is writing it (atomic
+     * rename). Nothing is removed under a root Keepsake has not marked as its own.
+     *
+     * @return what was removed and what was left, with the reason
+     * @throws SavepointNotFoundException when there is no such folder, or it holds nothing Keepsake wrote
      */
-    public void delete(String jobId, String savepointId) {
+    public OwnedRemoval.Result delete(String jobId, String savepointId) {
         String dir = layout.savepointDir(jobId, savepointId);
         String what = "delete savepoint " + savepointId + " of job " + jobId;
         if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), what)) {
             throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
         }
+        OwnedRemoval removal = new OwnedRemoval(layout, inFlight);
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         try {
             Optional<FileStatus> status = fs.stat(dir);
             if (status.isEmpty() || !status.get().directory()) {
                 throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
             }
-            deleteIndexMarkers(jobId, savepointId);
-            if (fs.delete(fs.child(dir, MetadataCodec.FILE_NAME), false)) {
-                fs.syncDirectory(dir);
-            } else {
-                requireCollectable(dir, savepointId, what);
+            Optional<SavepointHandle> handle = Optional.empty();
+            boolean hasMetadata = true;
+            try {
+                handle = Optional.of(readMetadata(jobId, savepointId));
+            } catch (SavepointNotFoundException none) {
+                hasMetadata = false;
+            } catch (SavepointStorageException unreadable) {
+                LOG.warn("Deleting savepoint {} of job {} whose metadata does not verify: {}", savepointId, jobId,
+                        unreadable.getMessage());
             }
-            fs.delete(dir, true);
-            LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
+            if (hasMetadata) {
+                deleteIndexMarkers(jobId, savepointId);
+                String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
+                if (!fs.delete(metadata, false)) {
+                    throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it meanwhile ("
+                            + dir + ")");
+                }
+                result.deleted().add(metadata);
+                fs.syncDirectory(dir);
+                for (String file : handle.map(h -> OwnedRemoval.files(h.meta())).orElse(List.of())) {
+                    removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
+                }
+            }
+            result.addAll(deleteAttempts(dir, jobId, savepointId, what, hasMetadata, removal));
+            if (fs.stat(dir).isPresent()) {
+                removal.removeFolderIfEmpty(dir, result);
+            }
         } catch (IOException e) {
             throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + dir + ")", e);
         }
+        if (!result.kept().isEmpty() || !result.failed().isEmpty()) {
+            LOG.warn("Deleting savepoint {} of job {} left {} {}", savepointId, jobId, result.kept(), result.failed());
+        }
+        LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
+        return result;
+    }
+
+    /**
+     * What is left in a savepoint folder after its published files went (or in one that never had
+     * metadata): files of attempts that are not in flight. Without metadata, a folder holding only
+     * entries Keepsake did not write is "not found", and one an attempt is writing fails.
+     */
+    private OwnedRemoval.Result deleteAttempts(String dir, String jobId, String savepointId, String what,
+                                               boolean hadMetadata, OwnedRemoval removal) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        boolean renameMode = fs.capabilities().contains(io.keepsake.storage.spi.FsCapability.ATOMIC_DIRECTORY_RENAME);
+        List<FileStatus> entries = fs.list(dir);
+        if (!hadMetadata) {
+            requireCollectable(dir, savepointId, what, entries, renameMode);
+        }
+        java.util.Set<String> attempts = new java.util.TreeSet<>();
+        for (FileStatus s : entries) {
+            Optional<String> attempt = s.regularFile() ? StorageLayout.payloadAttempt(savepointId, s.name())
+                    : Optional.empty();
+            if (attempt.isPresent()) {
+                attempts.add(attempt.get());
+            } else if (renameMode && !hadMetadata && s.regularFile() && StorageLayout.isStagedFile(s.name())) {
+                removal.deleteFile(fs.child(dir, s.name()), result);
+            } else {
+                result.keep(fs.child(dir, s.name()), "Keepsake did not write it");
+            }
+        }
+        long now = System.currentTimeMillis();
+        for (String attempt : attempts) {
+            if (removal.attemptAlive(jobId, attempt, now)) {
+                result.keep(dir + "/pipeline-*." + attempt + ".wire", "attempt " + attempt + " is writing it");
+            } else {
+                result.addAll(removal.collectAttempt(jobId, dir, attempt));
+            }
+        }
+        return result;
     }
 
     /** True when an attempt at {@code savepointId} holds a fresh lease, in this process or another. */
@@ -368,21 +437,25 @@ public final class SavepointStore {
         return false;
     }
 
-    private void requireCollectable(String dir, String savepointId, String what) throws IOException {
+    private void requireCollectable(String dir, String savepointId, String what, List<FileStatus> entries,
+                                    boolean renameMode) throws IOException {
         String jobId = layout.jobIdOf(dir);
-        if (inFlight.contains(dir) || isLeased(jobId, savepointId, System.currentTimeMillis())) {
-            throw new SavepointStorageException("Cannot " + what + ": a savepoint with this id is being written (" + dir
-                    + ")");
-        }
-        for (FileStatus s : fs.list(dir)) {
+        boolean keepsakeEntry = false;
+        for (FileStatus s : entries) {
             if (s.name().equals(MetadataCodec.FILE_NAME)) {
                 throw new SavepointStorageException("Cannot " + what + ": it was published while being deleted;"
                         + " nothing was deleted, delete it again (" + dir + ")");
             }
-            if (!s.regularFile() || !StorageLayout.isKeepsakeFile(s.name())) {
-                throw new SavepointNotFoundException("Cannot " + what + ": the folder has no " + MetadataCodec.FILE_NAME
-                        + " and holds " + s.name() + ", which Keepsake does not write; nothing was deleted (" + dir + ")");
-            }
+            keepsakeEntry |= s.regularFile() && StorageLayout.isKeepsakeFile(savepointId, s.name());
+        }
+        if (!keepsakeEntry && !entries.isEmpty()) {
+            throw new SavepointNotFoundException("Cannot " + what + ": the folder has no " + MetadataCodec.FILE_NAME
+                    + " and holds only entries Keepsake does not write (" + entries.get(0).name() + "); nothing was"
+                    + " deleted (" + dir + ")");
+        }
+        if (renameMode && (inFlight.contains(dir) || isLeased(jobId, savepointId, System.currentTimeMillis()))) {
+            throw new SavepointStorageException("Cannot " + what + ": a savepoint with this id is being written (" + dir
+                    + ")");
         }
     }
 

@@ -160,6 +160,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
         String path = fs.child(workDir, file);
         SyncableOutputStream raw;
         try {
+            if (!renameMode) {
+                // the savepoint folder is shared by every attempt at this id, and a collection may
+                // remove it when it empties; whether this attempt's files survive is decided by its
+                // outcome at commit (which checks them), not by the folder
+                fs.mkdirs(workDir);
+            }
             raw = fs.createInExistingDirectory(path, true);
         } catch (NoSuchFileException e) {
             pipelines.remove(pipelineId);
@@ -337,8 +343,17 @@ public final class StagedSavepointWriter implements SavepointWriter {
     }
 
     /**
-     * Syncs the payloads in place, creates the metadata with create-if-absent, then checks that
-     * no payload vanished while it did; if one did, the metadata is withdrawn and the commit fails.
+     * Without atomic directory rename, two atomic steps: first the attempt's decision
+     * ({@link AttemptOutcome}): the outcome file is created, whole and only if absent, holding the
+     * metadata. A collection or delete creates the same file before it removes anything of the
+     * attempt, so exactly one side goes on: when a collector was first (this writer stalled past
+     * its lease), the attempt is aborted and the commit fails. After the decision nobody else
+     * removes the attempt's files, so they are checked once more and then the metadata is
+     * published with create-if-absent (one conditional PUT on an object store; elsewhere the
+     * outcome file itself is renamed onto {@code _metadata.ser}, atomically and whole), which
+     * decides between attempts at the same id. A collection that finds a publishing outcome whose
+     * writer is gone publishes it on the writer's behalf; the writer then finds its own metadata
+     * there and returns.
      */
     private void publishByCreate(byte[] metaBytes, List<ManifestEntry> manifest) {
         try {
@@ -347,34 +362,81 @@ public final class StagedSavepointWriter implements SavepointWriter {
             abortQuietly();
             throw failed("syncing payloads failed", e);
         }
-        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
+        String outcome = AttemptOutcome.path(fs, layout.stagingDir(request.jobId()), attemptId);
+        boolean decided;
         try {
-            StagedFiles.writeSynced(fs, metadata, metaBytes);
-        } catch (FileAlreadyExistsException e) {
-            abortQuietly();
-            throw alreadyExists(e);
-        } catch (NoSuchFileException e) {
-            abortQuietly();
-            throw failed("the savepoint directory vanished before publication", e);
+            decided = AttemptOutcome.claim(fs, outcome, metaBytes)
+                    || AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.publishes(metaBytes)).isPresent();
         } catch (IOException | RuntimeException e) {
-            resolveAmbiguousPublication(metaBytes, false, e);
+            if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.publishes(metaBytes)).isEmpty()) {
+                abortQuietly();
+                throw failed("recording its decision to publish failed", e);
+            }
+            decided = true;
+        }
+        if (!decided) {
+            abortQuietly();
+            throw failed("another process collected the attempt before it could publish (it stalled past its"
+                    + " lease, which then expired: " + outcome + ")", null);
         }
         Optional<String> missing;
         try {
             missing = StagedFiles.missingOrChanged(fs, workDir, manifest);
         } catch (IOException | RuntimeException e) {
-            missing = Optional.of("could not be checked after publication: " + e.getMessage());
+            missing = Optional.of("could not be checked: " + e.getMessage());
         }
         if (missing.isPresent()) {
-            try {
-                fs.delete(metadata, false);
-            } catch (IOException | RuntimeException e) {
-                state = State.ABORTED;
-                inFlight.release(lease);
-                throw unknown("a payload " + missing.get() + " after publication and withdrawing the metadata failed", e);
-            }
+            withdrawDecision(outcome);
             abortQuietly();
-            throw failed("a payload " + missing.get() + " after publication; the metadata was withdrawn", null);
+            throw failed("a payload " + missing.get() + " before publication", null);
+        }
+        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
+        try {
+            if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+                StagedFiles.writeSynced(fs, metadata, metaBytes);
+                withdrawDecision(outcome);
+            } else {
+                fs.rename(outcome, metadata);
+            }
+        } catch (FileAlreadyExistsException | NoSuchFileException e) {
+            if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
+                // a collection published it on this writer's behalf meanwhile
+                withdrawDecision(outcome);
+                return;
+            }
+            if (e instanceof FileAlreadyExistsException) {
+                withdrawDecision(outcome);
+                abortQuietly();
+                throw alreadyExists(e);
+            }
+            state = State.ABORTED;
+            inFlight.release(lease);
+            throw unknown("its decision to publish vanished before publication (" + outcome + ")", e);
+        } catch (IOException | RuntimeException e) {
+            if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
+                withdrawDecision(outcome);
+                return;
+            }
+            if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.publishes(metaBytes)).isPresent()
+                    && !fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+                // the rename did not happen: nothing was published
+                withdrawDecision(outcome);
+                abortQuietly();
+                throw failed("publishing failed", e);
+            }
+            state = State.ABORTED;
+            inFlight.release(lease);
+            throw unknown("publishing failed and its outcome cannot be read back", e);
+        }
+    }
+
+    /** Removes this attempt's outcome file; a failure leaves it to garbage collection. */
+    private void withdrawDecision(String outcome) {
+        try {
+            fs.delete(outcome, false);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot remove the outcome of savepoint {} of job {}; garbage collection will ({})",
+                    request.savepointId(), request.jobId(), outcome, e);
         }
     }
 
@@ -398,6 +460,18 @@ public final class StagedSavepointWriter implements SavepointWriter {
     }
 
     private SavepointAlreadyExistsException alreadyExists(Exception cause) {
+        boolean published;
+        try {
+            published = fs.stat(fs.child(target, MetadataCodec.FILE_NAME)).isPresent();
+        } catch (IOException | RuntimeException e) {
+            published = true;
+        }
+        if (!published) {
+            return new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
+                    + request.jobId() + ": its folder is there without a complete savepoint (a delete of this id may"
+                    + " still be running, or a failed attempt left it for garbage collection); nothing was published,"
+                    + " retry once the folder is gone (" + target + ")", cause);
+        }
         return new SavepointAlreadyExistsException("Cannot commit savepoint " + request.savepointId() + " of job "
                 + request.jobId() + ": another savepoint with this id was published first (" + target + ")", cause);
     }

@@ -41,7 +41,7 @@ public final class StorageLayout {
     private static final Pattern ATTEMPT = Pattern.compile("(.+)\\.[0-9a-f]{16}");
 
     /** A payload file a Keepsake attempt writes into a savepoint folder. */
-    private static final Pattern PAYLOAD = Pattern.compile("pipeline--?\\d+(\\..+\\.[0-9a-f]{16})?\\.wire");
+    private static final Pattern PAYLOAD = Pattern.compile("pipeline--?\\d+\\.wire");
 
     private final StorageFileSystem fs;
     private final String namespace;
@@ -252,8 +252,53 @@ public final class StorageLayout {
         return m.matches() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
     }
 
-    /** True for the names a Keepsake attempt writes into a savepoint folder. */
-    static boolean isKeepsakeFile(String name) {
+    /**
+     * True for the names a Keepsake attempt writes into the savepoint folder {@code folder}:
+     * {@code _metadata.ser}, {@code pipeline-<pid>.wire} (published by rename) and
+     * {@code pipeline-<pid>.<folder>.<16 hex>.wire} (an attempt at this very savepoint id).
+     */
+    static boolean isKeepsakeFile(String folder, String name) {
+        return name.equals(MetadataCodec.FILE_NAME) || PAYLOAD.matcher(name).matches()
+                || payloadAttempt(folder, name).isPresent();
+    }
+
+    /** True for the names an attempt stages for publication by directory rename: its metadata and payloads. */
+    static boolean isStagedFile(String name) {
         return name.equals(MetadataCodec.FILE_NAME) || PAYLOAD.matcher(name).matches();
+    }
+
+    /**
+     * The attempt that wrote {@code name} into the savepoint folder {@code folder}, when the name is
+     * {@code pipeline-<pid>.<folder>.<16 hex>.wire}; empty for any other name, an attempt at
+     * another savepoint id included.
+     */
+    static java.util.Optional<String> payloadAttempt(String folder, String name) {
+        String prefix = "pipeline-";
+        String suffix = ".wire";
+        if (!name.startsWith(prefix) || !name.endsWith(suffix)) {
+            return java.util.Optional.empty();
+        }
+        int i = prefix.length();
+        if (i < name.length() && name.charAt(i) == '-') {
+            i++;
+        }
+        int digits = i;
+        while (i < name.length() && name.charAt(i) >= '0' && name.charAt(i) <= '9') {
+            i++;
+        }
+        int attemptStart = i + 1;
+        int attemptEnd = name.length() - suffix.length();
+        if (i == digits || i >= name.length() || name.charAt(i) != '.'
+                || attemptEnd - attemptStart != folder.length() + 17
+                || !name.startsWith(folder, attemptStart) || name.charAt(attemptStart + folder.length()) != '.') {
+            return java.util.Optional.empty();
+        }
+        for (int h = attemptStart + folder.length() + 1; h < attemptEnd; h++) {
+            char c = name.charAt(h);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.of(name.substring(attemptStart, attemptEnd));
     }
 }

@@ -74,7 +74,12 @@ public interface StorageFileSystem extends Closeable {
     Optional<FileStatus> stat(String path) throws IOException;
 
     /**
-     * Renames a file or directory; never replaces an existing target.
+     * Renames a file or directory; never replaces an existing target. On a file system without
+     * {@link FsCapability#ATOMIC_FILE_CREATE} the rename of a regular file must be atomic: two
+     * racing renames onto one target cannot both succeed, and the target appears with the whole
+     * file or not at all (the protocol publishes its small decision and metadata files this way, so
+     * no reader sees them half-written). Object stores, whose created files appear whole anyway,
+     * need not rename atomically; the protocol never renames on them.
      *
      * @throws java.nio.file.FileAlreadyExistsException when the target exists
      */

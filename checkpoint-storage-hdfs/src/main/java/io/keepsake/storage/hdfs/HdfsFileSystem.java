@@ -419,6 +419,14 @@ public final class HdfsFileSystem implements StorageFileSystem {
         Path dst = path(target);
         checkLocal(source);
         checkLocal(target);
+        if (localDisk) {
+            java.nio.file.Path from = localPath(source);
+            Optional<java.nio.file.attribute.BasicFileAttributes> a = lstat(from);
+            if (a.isPresent() && a.get().isRegularFile()) {
+                renameLocalFile(from, localPath(target), source, target);
+                return;
+            }
+        }
         try {
             call(() -> {
                 fileContext.rename(src, dst, Options.Rename.NONE);
@@ -434,6 +442,26 @@ public final class HdfsFileSystem implements StorageFileSystem {
         } catch (IOException e) {
             throw translate(e, source, target);
         }
+    }
+
+    /**
+     * A file on the local disk: Hadoop's local rename checks the target and then replaces it, so
+     * link(2) claims the target instead (atomically, whole, failing when anything is there) and the
+     * source name is removed after.
+     */
+    private static void renameLocalFile(java.nio.file.Path from, java.nio.file.Path to, String source, String target)
+            throws IOException {
+        try {
+            java.nio.file.Files.createLink(to, from);
+        } catch (FileAlreadyExistsException e) {
+            throw new FileAlreadyExistsException(target, source, "rename target exists");
+        } catch (NoSuchFileException e) {
+            if (lstat(from).isEmpty()) {
+                throw new NoSuchFileException(source, target, "rename source is missing");
+            }
+            throw new FileSystemException(source, target, "rename target's parent directory is missing");
+        }
+        java.nio.file.Files.delete(from);
     }
 
     private boolean exists(Path p) {

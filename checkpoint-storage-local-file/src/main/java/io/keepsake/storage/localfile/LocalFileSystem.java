@@ -283,6 +283,16 @@ public final class LocalFileSystem implements StorageFileSystem {
                     }
                     throw e;
                 }
+            } else if (a.isRegularFile()) {
+                // link(2) claims the target atomically (EEXIST when anything is there) with the whole
+                // file, so two racing renames onto one name cannot both succeed and no reader ever
+                // sees a partial target; then the source name goes.
+                try {
+                    Files.createLink(to.path.resolve(dst.getFileName()), from.path.resolve(src.getFileName()));
+                } catch (FileAlreadyExistsException e) {
+                    throw new FileAlreadyExistsException(target, source, "rename target exists");
+                }
+                from.deleteFile(src.getFileName());
             } else {
                 if (to.attributes(dst.getFileName()).isPresent()) {
                     throw new FileAlreadyExistsException(target, source, "rename target exists");

@@ -1,0 +1,260 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.StorageFileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Removal that deletes only what Keepsake wrote, shared by garbage collection and delete: files
+ * one by one by their whole name (never a folder recursively), a folder only once it is empty, and
+ * an attempt's files (where publication is create-if-absent) only after its outcome says
+ * "collected" ({@link AttemptOutcome}). Whatever it leaves is reported with the reason. Stateless
+ * over the file system and the registry of attempts in flight; thread-safe.
+ */
+final class OwnedRemoval {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OwnedRemoval.class);
+
+    private final StorageLayout layout;
+    private final StorageFileSystem fs;
+    private final InFlightAttempts inFlight;
+
+    OwnedRemoval(StorageLayout layout, InFlightAttempts inFlight) {
+        this.layout = layout;
+        this.fs = layout.fileSystem();
+        this.inFlight = inFlight;
+    }
+
+    /** What one removal did: paths deleted, paths left on purpose (with why), paths it failed to remove. */
+    record Result(List<String> deleted, List<String> kept, List<String> failed) {
+
+        static Result empty() {
+            return new Result(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        }
+
+        Result keep(String path, String why) {
+            kept.add(path + ": " + why);
+            return this;
+        }
+
+        Result fail(String path, String why) {
+            failed.add(path + ": " + why);
+            return this;
+        }
+
+        void addAll(Result other) {
+            deleted.addAll(other.deleted);
+            kept.addAll(other.kept);
+            failed.addAll(other.failed);
+        }
+    }
+
+    /** True when a fresh lease file names the attempt, or it is in flight in this process. */
+    boolean attemptAlive(String jobId, String attemptId, long nowMillis) throws IOException {
+        String lease = layout.leasePath(jobId, attemptId);
+        if (inFlight.containsLease(lease)) {
+            return true;
+        }
+        Optional<FileStatus> s = fs.stat(lease);
+        return s.isPresent() && inFlight.isFresh(s.get(), nowMillis);
+    }
+
+    /** The payload files of {@code attemptId} in the savepoint folder, by name. */
+    List<String> attemptFiles(String folder, String attemptId) throws IOException {
+        String name = name(folder);
+        List<String> files = new ArrayList<>();
+        for (FileStatus s : fs.list(folder)) {
+            if (s.regularFile() && StorageLayout.payloadAttempt(name, s.name()).filter(attemptId::equals).isPresent()) {
+                files.add(s.name());
+            }
+        }
+        return files;
+    }
+
+    /**
+     * Removes one attempt's payload files from a savepoint folder, create-if-absent publication:
+     * first its outcome is made (or found) "collected", so its writer can no longer publish; a
+     * writer that decided to publish first keeps everything. The outcome goes once no file of the
+     * attempt is left. Files listed before the decision are the only ones removed: whatever the
+     * writer adds later, its commit finds the removed ones missing.
+     */
+    Result collectAttempt(String jobId, String folder, String attemptId) throws IOException {
+        Result result = Result.empty();
+        List<String> files = attemptFiles(folder, attemptId);
+        String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId);
+        fs.mkdirs(layout.stagingDir(jobId));
+        if (!AttemptOutcome.claim(fs, outcome, AttemptOutcome.COLLECTED)) {
+            Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, outcome);
+            if (d.isPresent() && d.get().kind() != AttemptOutcome.Kind.COLLECTED) {
+                return result.keep(folder + "/pipeline-*." + attemptId + ".wire", d.get().kind()
+                        == AttemptOutcome.Kind.PUBLISHING ? "its writer decided to publish it meanwhile"
+                        : "its outcome file was not written by Keepsake (" + outcome + ")");
+            }
+        } else {
+            fs.syncDirectory(layout.stagingDir(jobId));
+        }
+        if (publishedBy(folder, attemptId)) {
+            deleteQuietly(outcome);
+            return result.keep(folder, "it became a complete savepoint meanwhile");
+        }
+        for (String file : files) {
+            deleteFile(fs.child(folder, file), result);
+        }
+        if (attemptFiles(folder, attemptId).isEmpty()) {
+            deleteQuietly(outcome);
+        }
+        return result;
+    }
+
+    /** True when the folder's metadata names a file of {@code attemptId}. */
+    private boolean publishedBy(String folder, String attemptId) {
+        try {
+            SavepointMeta meta = readMeta(folder);
+            return meta != null && meta.manifest().stream().anyMatch(e -> e.file().contains("." + attemptId + "."));
+        } catch (SavepointStorageException unreadable) {
+            return true;
+        }
+    }
+
+    /** The folder's verified metadata, or null when there is none. */
+    private SavepointMeta readMeta(String folder) {
+        String jobDir = folder.substring(0, folder.lastIndexOf('/'));
+        String jobId = name(jobDir);
+        try {
+            return new SavepointStore(layout, inFlight).readMetadata(jobId, name(folder)).meta();
+        } catch (io.keepsake.storage.SavepointNotFoundException none) {
+            return null;
+        }
+    }
+
+    /**
+     * Finishes the publication of an attempt whose writer decided to publish and is gone (its
+     * lease expired): when the folder has no metadata and every payload of the decided manifest is
+     * there with its length, the decided metadata is published with create-if-absent, as the
+     * writer would have; when the folder already holds exactly that metadata, the outcome is
+     * removed. Anything else is left and reported.
+     */
+    Result settlePublication(String jobId, String attemptId, byte[] metaBytes) throws IOException {
+        Result result = Result.empty();
+        String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId);
+        SavepointMeta decided = MetadataCodec.decode(metaBytes, outcome);
+        if (!decided.jobId().equals(jobId) || !Names.isSafeName(decided.savepointId())
+                || !StorageLayout.attemptSavepointId(attemptId).filter(decided.savepointId()::equals).isPresent()) {
+            return result.keep(outcome, "it names another savepoint than its attempt");
+        }
+        String folder = layout.savepointDir(jobId, decided.savepointId());
+        String metadata = fs.child(folder, MetadataCodec.FILE_NAME);
+        if (StagedFiles.hasMetadata(fs, folder, metaBytes)) {
+            deleteFile(outcome, result);
+            return result;
+        }
+        if (fs.stat(metadata).isPresent()) {
+            return result.keep(outcome, "its writer decided to publish, but another attempt published this id first;"
+                    + " its payload files stay until the savepoint of this id is deleted");
+        }
+        Optional<String> missing = StagedFiles.missingOrChanged(fs, folder, decided.manifest());
+        if (missing.isPresent()) {
+            return result.keep(outcome, "its writer decided to publish, but a payload " + missing.get());
+        }
+        try {
+            if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+                StagedFiles.writeSynced(fs, metadata, metaBytes);
+                deleteFile(outcome, result);
+            } else {
+                fs.rename(outcome, metadata);
+            }
+            fs.syncDirectory(folder);
+        } catch (java.nio.file.FileAlreadyExistsException | NoSuchFileException raced) {
+            return result.keep(outcome, "it was published or settled by another process meanwhile");
+        }
+        LOG.warn("Garbage collection published savepoint {} of job {} on behalf of its writer, which had decided to"
+                + " publish it and is gone ({})", decided.savepointId(), jobId, folder);
+        return result.keep(folder, "its writer had decided to publish it and is gone; it was published on its behalf");
+    }
+
+    /**
+     * Removes a folder Keepsake wrote: each entry whose whole name is one of {@code ownName}'s
+     * files is deleted by name, then the folder if it is empty; any other entry, and the folder, are
+     * left and reported.
+     */
+    Result removeOwnedFolder(String folder, java.util.function.Predicate<String> ownName) throws IOException {
+        Result result = Result.empty();
+        for (FileStatus s : fs.list(folder)) {
+            String path = fs.child(folder, s.name());
+            if (s.regularFile() && ownName.test(s.name())) {
+                deleteFile(path, result);
+            } else {
+                result.keep(path, "Keepsake did not write it");
+            }
+        }
+        removeFolderIfEmpty(folder, result);
+        return result;
+    }
+
+    /** Deletes a folder that is empty; a folder with entries is reported as kept. */
+    void removeFolderIfEmpty(String folder, Result result) throws IOException {
+        if (!fs.list(folder).isEmpty()) {
+            if (result.kept().stream().noneMatch(k -> k.startsWith(folder + "/"))) {
+                result.keep(folder, "it is no longer empty");
+            } else {
+                result.keep(folder, "it holds entries Keepsake did not write");
+            }
+            return;
+        }
+        try {
+            fs.delete(folder, false);
+        } catch (java.nio.file.DirectoryNotEmptyException filled) {
+            result.keep(folder, "it was filled meanwhile");
+            return;
+        }
+        if (fs.stat(folder).isPresent()) {
+            result.fail(folder, "it is still there after its removal");
+        } else {
+            result.deleted().add(folder);
+        }
+    }
+
+    /** Deletes one file by name and records it; a file already gone is not reported. */
+    void deleteFile(String path, Result result) {
+        try {
+            if (fs.delete(path, false)) {
+                if (fs.stat(path).isPresent()) {
+                    result.fail(path, "it is still there after its removal");
+                } else {
+                    result.deleted().add(path);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            result.fail(path, e.getMessage());
+        }
+    }
+
+    private void deleteQuietly(String path) {
+        try {
+            fs.delete(path, false);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot remove {}; garbage collection will", path, e);
+        }
+    }
+
+    /** The manifest's file names, for deleting a published savepoint's files by name. */
+    static List<String> files(SavepointMeta meta) {
+        return meta.manifest().stream().map(ManifestEntry::file).toList();
+    }
+
+    static String name(String path) {
+        String p = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        return p.substring(p.lastIndexOf('/') + 1);
+    }
+}
