@@ -69,6 +69,7 @@ public final class DeleteCommand extends StorageCommand {
         SavepointStorage savepoints = storage.savepoints();
         PrintWriter out = out();
         List<Map<String, Object>> deleted = new ArrayList<>();
+        List<Map<String, Object>> kept = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         try {
             if (all) {
@@ -78,12 +79,21 @@ public final class DeleteCommand extends StorageCommand {
                 }
                 List<SavepointEntry> entries = savepoints.scanSavepoints(job);
                 int n = savepoints.deleteSavepoints(job);
+                java.util.Set<String> left = stillThere(savepoints, job);
+                int others = 0;
                 for (SavepointEntry e : entries) {
+                    if (left.contains(e.savepointId())) {
+                        lines.add("Kept " + e.location() + ": " + keptReason(e));
+                        kept.add(keptRecord(job, e.savepointId(), e.location(), keptReason(e)));
+                        continue;
+                    }
                     lines.add("Deleted " + describe(e));
                     deleted.add(record(job, e.savepointId(), e.location()));
+                    others += e.handle().isEmpty() ? 1 : 0;
                 }
-                lines.add("Deleted " + n + " savepoint(s) of job " + job + ", " + (entries.size() - n)
-                        + " other director" + (entries.size() - n == 1 ? "y" : "ies") + " and its staging area");
+                lines.add("Deleted " + n + " savepoint(s) of job " + job + ", " + others
+                        + " other director" + (others == 1 ? "y" : "ies") + " and its staging area"
+                        + (kept.isEmpty() ? "" : "; kept " + kept.size() + " (see above)"));
             } else {
                 Optional<SavepointEntry> entry = savepoints.scanSavepoints(job).stream()
                         .filter(e -> e.savepointId().equals(t.savepointId())).findFirst();
@@ -91,6 +101,13 @@ public final class DeleteCommand extends StorageCommand {
                 lines.add("Deleted " + entry.map(DeleteCommand::describe)
                         .orElse("savepoint " + t.savepointId() + " of job " + job));
                 deleted.add(record(job, t.savepointId(), entry.map(SavepointEntry::location).orElse(null)));
+                if (stillThere(savepoints, job).contains(t.savepointId())) {
+                    String location = entry.map(SavepointEntry::location).orElse(t.savepointId());
+                    String why = "the folder stays: it holds entries Keepsake did not write, or an attempt at this id"
+                            + " is writing it";
+                    lines.add("Kept " + location + ": " + why);
+                    kept.add(keptRecord(job, t.savepointId(), location, why));
+                }
             }
         } catch (SavepointNotFoundException e) {
             if (!ignoreNotFound) {
@@ -102,12 +119,34 @@ public final class DeleteCommand extends StorageCommand {
             Map<String, Object> doc = document();
             doc.put("savepointRoot", savepoints.savepointRoot());
             doc.put("deleted", deleted);
+            doc.put("kept", kept);
             printJson(doc);
         } else {
             lines.forEach(out::println);
             out.flush();
         }
         return ExitCodes.OK;
+    }
+
+    /** The ids whose folder is still under the job after a delete, without a complete savepoint in it. */
+    private static java.util.Set<String> stillThere(SavepointStorage savepoints, String job) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        if (savepoints.listJobs().contains(job)) {
+            savepoints.scanSavepoints(job).stream().filter(e -> e.handle().isEmpty())
+                    .forEach(e -> ids.add(e.savepointId()));
+        }
+        return ids;
+    }
+
+    private static String keptReason(SavepointEntry e) {
+        return e.incomplete() ? "it holds entries Keepsake did not write, or an attempt is writing it; nothing of it"
+                + " that Keepsake did not write was deleted" : "it could not be deleted";
+    }
+
+    private static Map<String, Object> keptRecord(String job, String savepointId, String location, String reason) {
+        Map<String, Object> r = record(job, savepointId, location);
+        r.put("reason", reason);
+        return r;
     }
 
     private static Map<String, Object> record(String job, String savepointId, String location) {

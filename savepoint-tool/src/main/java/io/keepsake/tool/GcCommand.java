@@ -22,7 +22,9 @@ import java.util.Map;
  * the given age (default one hour), leaving attempts whose lease another process keeps fresh, then
  * the staging and job folders that are left empty; complete savepoints are never touched. With
  * {@code --dry-run} it lists what would go and deletes nothing. The age is printed as it was typed.
- * Exits 3 when a root is missing, 1 when some stale entry could not be removed.
+ * Entries it left on purpose (a race it resolved safely, or entries Keepsake did not write) are
+ * listed as kept and exit 0; it exits 1 only when something it meant to remove could not be
+ * removed, 3 when a root is missing.
  */
 @Command(name = "gc", mixinStandardHelpOptions = true,
         description = "Remove abandoned staging attempts and incomplete savepoint directories.")
@@ -91,10 +93,11 @@ public final class GcCommand extends StorageCommand {
             return ExitCodes.OK;
         }
         GcReport report = savepoints.collectGarbage(age);
-        int code = report.kept().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+        int code = report.failed().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
         if (json) {
             doc.put("deleted", report.deleted());
             doc.put("kept", report.kept());
+            doc.put("failed", report.failed());
             printJson(doc);
             return code;
         }
@@ -104,9 +107,15 @@ public final class GcCommand extends StorageCommand {
             out.println("  deleted " + path);
         }
         if (!report.kept().isEmpty()) {
-            out.println("Could not remove " + report.kept().size() + ":");
+            out.println("Kept " + report.kept().size() + " on purpose:");
             for (String kept : report.kept()) {
                 out.println("  kept " + kept);
+            }
+        }
+        if (!report.failed().isEmpty()) {
+            out.println("Could not remove " + report.failed().size() + ":");
+            for (String failed : report.failed()) {
+                out.println("  failed " + failed);
             }
         }
         out.flush();

@@ -80,4 +80,26 @@ class DeleteCommandTest {
         assertThat(r.out()).contains(a.savepointId(), b.savepointId(), "Deleted 2 savepoint(s) of job " + ToolRun.JOB);
         assertThat(Files.exists(namespace.resolve("savepoint").resolve(ToolRun.JOB))).isFalse();
     }
+
+    @Test
+    void deleteAllKeepsAndReportsFoldersHoldingWhatKeepsakeDidNotWrite() throws Exception {
+        SavepointHandle a = ToolRun.savepoint(namespace, 6);
+        Path readme = Files.write(Path.of(a.location(), "README"), new byte[] {1});
+        Path extra = Files.createDirectories(Path.of(a.location(), "extra-dir"));
+        Files.write(extra.resolve("file"), new byte[] {2});
+        Path photos = Files.createDirectories(namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve("photos"));
+        Files.write(photos.resolve("img.jpg"), new byte[] {3});
+
+        ToolRun.Result r = ToolRun.run("delete", "--yes", "--all", "--json", "--namespace", namespace.toString(),
+                ToolRun.JOB);
+
+        assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(0);
+        String deleted = r.out().substring(r.out().indexOf("\"deleted\""), r.out().indexOf("\"kept\""));
+        assertThat(deleted).doesNotContain("photos").doesNotContain(a.savepointId());
+        assertThat(r.out().substring(r.out().indexOf("\"kept\""))).contains("photos", a.savepointId());
+        assertThat(readme).exists();
+        assertThat(extra.resolve("file")).exists();
+        assertThat(photos.resolve("img.jpg")).exists();
+        assertThat(Path.of(a.location(), "_metadata.ser")).doesNotExist();
+    }
 }

@@ -137,4 +137,54 @@ class GcCommandTest {
         assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--older-than", "PT1H", "30m");
     }
+
+    @Test
+    void entriesKeepsakeDidNotWriteAreKeptReportedAndExitZero() throws Exception {
+        SavepointHandle complete = ToolRun.savepoint(namespace, 6);
+        Path photos = Files.createDirectories(staging().resolve("photos.gc-0123456789abcdef"));
+        Files.write(photos.resolve("img.jpg"), new byte[] {1, 2, 3});
+        Path vacation = Files.createDirectories(staging().resolve("vacation.0123456789abcdef"));
+        Files.write(vacation.resolve("img.jpg"), new byte[] {4, 5});
+        Path mine = Files.write(staging().resolve("mine.lease"), new byte[] {6});
+        Path readme = Files.write(Path.of(complete.location(), "README"), new byte[] {7});
+        for (Path p : List.of(photos, vacation, mine)) {
+            age(p, Duration.ofDays(2));
+        }
+
+        ToolRun.Result r = ToolRun.run("gc", "--older-than", "0", "--namespace", namespace.toString());
+        ToolRun.Result json = ToolRun.run("gc", "--older-than", "0", "--json", "--namespace", namespace.toString());
+
+        assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(0);
+        assertThat(r.out()).contains("Kept", "photos.gc-0123456789abcdef", "mine.lease", "vacation.0123456789abcdef",
+                "Keepsake did not write it").doesNotContain("deleted " + photos).doesNotContain("Could not remove");
+        assertThat(json.exitCode()).isEqualTo(0);
+        assertThat(json.out()).contains("\"failed\":[]").contains("mine.lease");
+        assertThat(photos.resolve("img.jpg")).exists();
+        assertThat(vacation.resolve("img.jpg")).exists();
+        assertThat(mine).exists();
+        assertThat(readme).exists();
+        assertThat(Path.of(complete.location(), "_metadata.ser")).exists();
+    }
+
+    @Test
+    void anEntryThatCannotBeRemovedExitsOne() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "chattr +i needs root");
+        ToolRun.savepoint(namespace, 6);
+        CheckpointStorage crashed = ToolRun.open(namespace);
+        Path attempt = abandonAttempt(crashed);
+        crashed.close();
+        age(attempt, Duration.ofHours(2));
+        age(attempt.resolveSibling(attempt.getFileName() + ".lease"), Duration.ofHours(2));
+        Process lock = new ProcessBuilder("chattr", "+i", attempt.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(lock.waitFor() == 0, "chattr +i works on this file system");
+        try {
+            ToolRun.Result r = ToolRun.run("gc", "--older-than", "1h", "--namespace", namespace.toString());
+
+            assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(r.out()).contains("Could not remove", "failed ");
+        } finally {
+            new ProcessBuilder("chattr", "-i", attempt.toString()).start().waitFor();
+        }
+    }
 }

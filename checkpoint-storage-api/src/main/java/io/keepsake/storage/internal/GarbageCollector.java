@@ -212,11 +212,14 @@ public final class GarbageCollector {
         return StorageLayout.attemptSavepointId(attempt).map(id -> attempt);
     }
 
-    /** True when the file reads as a lease Keepsake writes. */
+    /**
+     * True when the file reads as a lease Keepsake writes: it begins as every lease does, or holds
+     * only the start of that (a writer killed while writing its lease leaves it empty or cut).
+     */
     private boolean isLeaseContent(String path) {
         try (java.io.InputStream in = fs.open(path)) {
             byte[] head = in.readNBytes(InFlightAttempts.LEASE_PREFIX.length);
-            return java.util.Arrays.equals(head, InFlightAttempts.LEASE_PREFIX);
+            return java.util.Arrays.equals(head, 0, head.length, InFlightAttempts.LEASE_PREFIX, 0, head.length);
         } catch (IOException | RuntimeException e) {
             return false;
         }
