@@ -76,7 +76,7 @@ final class AttemptOutcome {
      */
     static boolean claim(StorageFileSystem fs, String path, byte[] content) throws IOException {
         if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
-            try (SyncableOutputStream out = fs.create(path, true)) {
+            try (SyncableOutputStream out = StagedFiles.createWithParents(fs, path)) {
                 out.write(content);
                 out.sync();
                 return true;
@@ -85,7 +85,7 @@ final class AttemptOutcome {
             }
         }
         String temp = path + TEMP_MARK + String.format("%016x", ThreadLocalRandom.current().nextLong());
-        try (SyncableOutputStream out = fs.create(temp, true)) {
+        try (SyncableOutputStream out = StagedFiles.createWithParents(fs, temp)) {
             out.write(content);
             out.sync();
         }

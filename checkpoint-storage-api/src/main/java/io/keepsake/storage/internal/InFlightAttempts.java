@@ -156,7 +156,7 @@ public final class InFlightAttempts implements AutoCloseable {
         byte[] content = (new String(LEASE_PREFIX, StandardCharsets.UTF_8) + OWNER + ", timeout " + timeoutMillis + " ms\n")
                 .getBytes(StandardCharsets.UTF_8);
         long before = System.nanoTime();
-        try (SyncableOutputStream out = first ? fs.create(lease.path, true)
+        try (SyncableOutputStream out = first ? StagedFiles.createWithParents(fs, lease.path)
                 : fs.createInExistingDirectory(lease.path, false)) {
             out.write(content);
             StagedFiles.endVolatileFile(fs, out);

@@ -378,8 +378,15 @@ public final class SavepointStore {
             if (fs.stat(dir).isPresent()) {
                 removal.removeFolderIfEmpty(dir, result);
             }
+        } catch (NoSuchFileException e) {
+            throw new SavepointNotFoundException("Cannot " + what + ": " + e.getFile() + " vanished while it was being"
+                    + " deleted (another process deleted it meanwhile) (" + dir + ")");
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            throw new SavepointStorageException("Cannot " + what + ": the folder was filled again while it was being"
+                    + " deleted (an attempt at this id began meanwhile) (" + dir + ")", e);
         } catch (IOException e) {
-            throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + dir + ")", e);
+            throw new SavepointStorageException("Cannot " + what + ": " + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + " (" + dir + ")", e);
         }
         if (!result.kept().isEmpty() || !result.failed().isEmpty()) {
             LOG.warn("Deleting savepoint {} of job {} left {} {}", savepointId, jobId, result.kept(), result.failed());

@@ -62,6 +62,23 @@ final class StagedFiles {
         }
     }
 
+    /**
+     * Creates a new file and its missing parents, must-create. A collection in another process
+     * removes a staging folder it emptied, possibly between the creation of the parents and of the
+     * file: the parents are created again, a few times, before the missing parent is reported.
+     */
+    static SyncableOutputStream createWithParents(StorageFileSystem fs, String path) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return fs.create(path, true);
+            } catch (java.nio.file.NoSuchFileException parentRemoved) {
+                if (attempt == 5) {
+                    throw parentRemoved;
+                }
+            }
+        }
+    }
+
     /** Creates {@code path} (its directory must exist), writes {@code bytes} and syncs them. */
     static void writeSynced(StorageFileSystem fs, String path, byte[] bytes) throws IOException {
         try (SyncableOutputStream out = fs.createInExistingDirectory(path, true)) {
