@@ -1,5 +1,7 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
+
 import java.util.List;
 
 /**
@@ -12,7 +14,7 @@ public record GcReport(List<String> deleted, List<String> kept) {
 
     /** Validates the components (and copies collections). */
     public GcReport {
-        deleted = List.copyOf(deleted);
-        kept = List.copyOf(kept);
+        deleted = List.copyOf(Arguments.requireNonNull("create gc report", "deleted", deleted));
+        kept = List.copyOf(Arguments.requireNonNull("create gc report", "kept", kept));
     }
 }
