@@ -1,7 +1,5 @@
 package io.keepsake.storage;
 
-import io.keepsake.storage.internal.Arguments;
-
 import java.util.List;
 
 /**
@@ -14,7 +12,7 @@ public record GcReport(List<String> deleted, List<String> kept) {
 
     /** Validates the components (and copies collections). */
     public GcReport {
-        deleted = List.copyOf(Arguments.requireNonNull("create gc report", "deleted", deleted));
-        kept = List.copyOf(Arguments.requireNonNull("create gc report", "kept", kept));
+        deleted = List.copyOf(deleted);
+        kept = List.copyOf(kept);
     }
 }

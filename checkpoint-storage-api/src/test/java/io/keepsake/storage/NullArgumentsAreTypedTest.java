@@ -54,8 +54,6 @@ class NullArgumentsAreTypedTest {
                 Map.entry("savepointId", () -> new SavepointEntry(null, "/x", 1L, Optional.empty(), Optional.empty())),
                 Map.entry("handle", () -> new SavepointEntry("sp-a", "/x", 1L, null, Optional.empty())),
                 Map.entry("problem", () -> new SavepointEntry("sp-a", "/x", 1L, Optional.empty(), null)),
-                Map.entry("deleted", () -> new GcReport(null, List.of())),
-                Map.entry("kept", () -> new GcReport(List.of(), null)),
                 Map.entry("namespace", () -> StorageOptions.of(null, null, 0)),
                 Map.entry("type", () -> new FileStatus("/x", "x", (FileStatus.Type) null, 0L, 0L)),
                 Map.entry("id", () -> CheckpointStorageFactories.find(null)),
