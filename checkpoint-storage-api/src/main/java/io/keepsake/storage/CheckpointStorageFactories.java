@@ -67,6 +67,9 @@ public final class CheckpointStorageFactories {
 
     /** Picks the provider with {@code id} out of an explicit provider list (the override for tests). */
     public static CheckpointStorageFactory select(String id, Iterator<CheckpointStorageFactory> providers) {
+        io.keepsake.storage.internal.Arguments.requireNonNull("find checkpoint storage", "id", id);
+        io.keepsake.storage.internal.Arguments.requireNonNull("find checkpoint storage '" + id + "'", "providers",
+                providers);
         Map<String, CheckpointStorageFactory> byId = discover(providers);
         CheckpointStorageFactory factory = byId.get(id);
         if (factory == null) {

@@ -1,8 +1,8 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
 import io.keepsake.storage.internal.Names;
 
-import java.util.Objects;
 
 /**
  * One payload of a savepoint bundle: which pipeline and checkpoint it holds, its file name
@@ -16,7 +16,7 @@ public record ManifestEntry(int pipelineId, long checkpointId, String file, long
         if (length < 0) {
             throw new InvalidStorageArgumentException("Cannot accept manifest entry: negative length (" + length + ")");
         }
-        Objects.requireNonNull(sha256, "sha256");
+        Arguments.requireNonNull("create manifest entry", "sha256", sha256);
         if (!sha256.matches("[0-9a-f]{64}")) {
             throw new InvalidStorageArgumentException(
                     "Cannot accept manifest entry: sha256 is not 64 lowercase hex digits (" + sha256 + ")");

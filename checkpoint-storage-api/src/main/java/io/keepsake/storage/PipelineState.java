@@ -1,5 +1,7 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
+
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -17,8 +19,8 @@ public record PipelineState(String jobId, int pipelineId, long checkpointId, byt
 
     /** Validates the components (and copies collections). */
     public PipelineState {
-        Objects.requireNonNull(jobId, "jobId");
-        Objects.requireNonNull(states, "states");
+        Arguments.requireNonNull("create pipeline state", "jobId", jobId);
+        Arguments.requireNonNull("create pipeline state", "states", states);
     }
 
     @Override

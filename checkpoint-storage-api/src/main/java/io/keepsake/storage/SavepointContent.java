@@ -1,10 +1,11 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
+
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A savepoint read back whole: its handle and every payload's bytes, each already checked
@@ -17,7 +18,8 @@ public record SavepointContent(SavepointHandle handle, Map<String, byte[]> paylo
 
     /** Validates the components (and copies collections). */
     public SavepointContent {
-        Objects.requireNonNull(handle, "handle");
+        Arguments.requireNonNull("create savepoint content", "handle", handle);
+        Arguments.requireNonNull("create savepoint content", "payloads", payloads);
         payloads = Collections.unmodifiableMap(new LinkedHashMap<>(payloads));
     }
 

@@ -1,5 +1,7 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
+
 import java.util.Optional;
 
 /**
@@ -14,6 +16,14 @@ import java.util.Optional;
  */
 public record SavepointEntry(String savepointId, String location, long modificationTime,
                              Optional<SavepointHandle> handle, Optional<SavepointStorageException> problem) {
+
+    /** Checks that the id, the location and both optionals are given. */
+    public SavepointEntry {
+        Arguments.requireNonNull("create savepoint entry", "savepointId", savepointId);
+        Arguments.requireNonNull("create savepoint entry", "location", location);
+        Arguments.requireNonNull("create savepoint entry", "handle", handle);
+        Arguments.requireNonNull("create savepoint entry", "problem", problem);
+    }
 
     /** True when {@code _metadata.ser} is absent: a directory that never became a savepoint. */
     public boolean incomplete() {

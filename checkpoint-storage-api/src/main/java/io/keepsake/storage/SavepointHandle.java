@@ -1,6 +1,6 @@
 package io.keepsake.storage;
 
-import java.util.Objects;
+import io.keepsake.storage.internal.Arguments;
 
 /**
  * A complete, verified-at-listing savepoint: where it lives and what its metadata says.
@@ -12,8 +12,8 @@ public record SavepointHandle(String location, SavepointMeta meta) {
 
     /** Validates the components (and copies collections). */
     public SavepointHandle {
-        Objects.requireNonNull(location, "location");
-        Objects.requireNonNull(meta, "meta");
+        Arguments.requireNonNull("create savepoint handle", "location", location);
+        Arguments.requireNonNull("create savepoint handle", "meta", meta);
     }
 
     /** The job id. */

@@ -1,8 +1,9 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
+
 import java.util.Collections;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -24,7 +25,8 @@ public record SavepointHint(String savepointId, long modificationTime, Map<Integ
 
     /** Validates the components (and copies the claims, sorted by pipeline id). */
     public SavepointHint {
-        Objects.requireNonNull(savepointId, "savepointId");
+        Arguments.requireNonNull("create savepoint hint", "savepointId", savepointId);
+        Arguments.requireNonNull("create savepoint hint", "claims", claims);
         claims = claims.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(claims));
     }
 

@@ -1,12 +1,12 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
 import io.keepsake.storage.internal.Names;
 
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -38,12 +38,12 @@ public record SavepointMeta(int formatVersion, String savepointId, String jobId,
     public SavepointMeta {
         Names.requireSafeName("savepoint id", savepointId);
         Names.requireSafeName("job id", jobId);
-        Objects.requireNonNull(kind, "kind");
+        Arguments.requireNonNull("create savepoint metadata", "kind", kind);
         Names.requireValidText("producerVersion", producerVersion);
         Names.requireValidText("payloadFormat", payloadFormat);
-        Objects.requireNonNull(manifest, "manifest");
-        for (ManifestEntry e : manifest) {
-            Objects.requireNonNull(e, "manifest entry");
+        Arguments.requireNonNull("create savepoint metadata", "manifest", manifest);
+        for (int i = 0; i < manifest.size(); i++) {
+            Arguments.requireNonNull("create savepoint metadata", "manifest entry " + i, manifest.get(i));
         }
         manifest = List.copyOf(manifest);
         properties = SavepointRequest.checkedProperties("savepoint " + savepointId + " of job " + jobId, properties);

@@ -1,11 +1,11 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
 import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.storage.internal.Names;
 
 import java.util.Collections;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -32,7 +32,7 @@ public record SavepointRequest(String jobId, String savepointId, SavepointKind k
     public SavepointRequest {
         Names.requireSafeName("job id", jobId);
         Names.requireSafeName("savepoint id", savepointId);
-        Objects.requireNonNull(kind, "kind");
+        Arguments.requireNonNull("create savepoint request", "kind", kind);
         Names.requireValidText("producerVersion", producerVersion);
         Names.requireValidText("payloadFormat", payloadFormat);
         properties = checkedProperties("savepoint " + savepointId + " of job " + jobId, properties);

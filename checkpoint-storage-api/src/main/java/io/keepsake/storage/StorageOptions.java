@@ -1,9 +1,10 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
+
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -55,8 +56,8 @@ public record StorageOptions(String namespace, String storageType, String savepo
 
     /** Checks the namespace and copies the backend's options. */
     public StorageOptions {
-        Objects.requireNonNull(namespace, "namespace");
-        Objects.requireNonNull(backendOptions, "backendOptions");
+        Arguments.requireNonNull("configure storage", NAMESPACE, namespace);
+        Arguments.requireNonNull("configure storage", "backendOptions", backendOptions);
         backendOptions = Collections.unmodifiableMap(new TreeMap<>(backendOptions));
         if (leaseTimeoutMillis < 100) {
             throw new InvalidStorageArgumentException("Cannot configure storage: " + LEASE_TIMEOUT

@@ -9,6 +9,7 @@ import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.Versions;
+import io.keepsake.storage.internal.Arguments;
 import io.keepsake.wire.CheckpointWireCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -131,6 +131,8 @@ public final class SavepointSaveSession implements AutoCloseable {
      * @throws SavepointCommitFailedException  when the session is no longer open or the write failed (it is aborted)
      */
     public void report(CompletedCheckpoint checkpoint) {
+        Arguments.requireNonNull("report checkpoint to savepoint " + savepointId() + " of job " + jobId, "checkpoint",
+                checkpoint);
         int pipelineId = checkpoint.pipelineId();
         synchronized (this) {
             requireOpen("report pipeline " + pipelineId);
@@ -292,9 +294,14 @@ public final class SavepointSaveSession implements AutoCloseable {
         private Integer periodicMaxRetained;
 
         private Builder(SavepointStorage storage, String jobId, Collection<Integer> expectedPipelines) {
-            this.storage = Objects.requireNonNull(storage, "storage");
+            this.storage = Arguments.requireNonNull("open savepoint of job " + jobId, "storage", storage);
             this.jobId = jobId;
-            this.expectedPipelines = new HashSet<>(expectedPipelines);
+            this.expectedPipelines = new HashSet<>(Arguments.requireNonNull("open savepoint of job " + jobId,
+                    "expectedPipelines", expectedPipelines));
+            if (this.expectedPipelines.contains(null)) {
+                throw new InvalidStorageArgumentException("Cannot open savepoint of job " + jobId
+                        + ": expectedPipelines holds a null (" + expectedPipelines + ")");
+            }
             if (this.expectedPipelines.isEmpty()) {
                 throw new InvalidStorageArgumentException("Cannot open savepoint of job " + jobId
                         + ": no pipeline is expected (" + expectedPipelines + ")");
@@ -303,7 +310,7 @@ public final class SavepointSaveSession implements AutoCloseable {
 
         /** Manual (default), periodic or retained-checkpoint. */
         public Builder kind(SavepointKind kind) {
-            this.kind = Objects.requireNonNull(kind, "kind");
+            this.kind = Arguments.requireNonNull("open savepoint of job " + jobId, "kind", kind);
             return this;
         }
 

@@ -2,11 +2,11 @@ package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.internal.Arguments;
 
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -46,18 +46,20 @@ public record RestoredState(Source source, Optional<SavepointHandle> savepoint,
 
         /** Validates the origin. */
         public Origin {
-            Objects.requireNonNull(savepointId, "savepointId");
-            Objects.requireNonNull(location, "location");
+            Arguments.requireNonNull("create restore origin", "savepointId", savepointId);
+            Arguments.requireNonNull("create restore origin", "location", location);
         }
     }
 
     /** Copies the maps and the list. */
     public RestoredState {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(savepoint, "savepoint");
-        checkpoints = Collections.unmodifiableMap(new TreeMap<>(checkpoints));
-        origins = Collections.unmodifiableMap(new TreeMap<>(origins));
-        warnings = List.copyOf(warnings);
+        Arguments.requireNonNull("create restored state", "source", source);
+        Arguments.requireNonNull("create restored state", "savepoint", savepoint);
+        checkpoints = Collections.unmodifiableMap(new TreeMap<>(
+                Arguments.requireNonNull("create restored state", "checkpoints", checkpoints)));
+        origins = Collections.unmodifiableMap(new TreeMap<>(
+                Arguments.requireNonNull("create restored state", "origins", origins)));
+        warnings = List.copyOf(Arguments.requireNonNull("create restored state", "warnings", warnings));
     }
 
     /**

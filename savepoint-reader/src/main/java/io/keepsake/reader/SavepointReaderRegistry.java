@@ -5,6 +5,7 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.Versions;
+import io.keepsake.storage.internal.Arguments;
 
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,8 @@ public final class SavepointReaderRegistry {
      * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify
      */
     public Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+        Arguments.requireNonNull("read savepoint", "storage", storage);
+        Arguments.requireNonNull("read savepoint", "handle", handle);
         return forVersion(handle.meta().formatVersion(), "savepoint " + handle.savepointId() + " of job "
                 + handle.jobId() + " (" + handle.location() + ")").read(storage, handle);
     }
@@ -82,6 +85,8 @@ public final class SavepointReaderRegistry {
      * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify or decode
      */
     public List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
+        Arguments.requireNonNull("check savepoint", "storage", storage);
+        Arguments.requireNonNull("check savepoint", "handle", handle);
         return forVersion(handle.meta().formatVersion(), "savepoint " + handle.savepointId() + " of job "
                 + handle.jobId() + " (" + handle.location() + ")").check(storage, handle);
     }

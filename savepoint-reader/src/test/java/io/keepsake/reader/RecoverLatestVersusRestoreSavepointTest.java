@@ -17,11 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Crash recovery takes the newest completed state of each pipeline, checkpoint or savepoint;
@@ -141,6 +143,35 @@ class RecoverLatestVersusRestoreSavepointTest {
         assertThat(fallback.checkpoints().get(1).checkpointId()).isEqualTo(3);
         assertThat(fallback.source()).isEqualTo(RestoredState.Source.LEGACY_CHECKPOINTS);
         assertThat(fallback.warnings()).singleElement().asString().contains(sp.savepointId(), "corrupted");
+    }
+
+    /**
+     * A payload that is a directory or a FIFO is corruption like a flipped byte: recovery fails on
+     * it without fallback, skips it with fallback, and never blocks on the FIFO (issue 20, item 6).
+     */
+    @Test
+    void recoveryFallsBackPastAPayloadThatIsADirectoryOrAFifo() throws Exception {
+        SavepointHandle intact = savepoint(4, 1);
+        SavepointHandle directory = savepoint(5, 1);
+        SavepointHandle fifo = savepoint(6, 1);
+        Path asDirectory = Path.of(directory.location(), directory.meta().manifest().get(0).file());
+        Files.delete(asDirectory);
+        Files.createDirectory(asDirectory);
+        Path asFifo = Path.of(fifo.location(), fifo.meta().manifest().get(0).file());
+        Files.delete(asFifo);
+        Process mkfifo = new ProcessBuilder("mkfifo", asFifo.toString()).inheritIO().start();
+        assertThat(mkfifo.waitFor()).as("mkfifo " + asFifo).isZero();
+
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            assertThatThrownBy(() -> restorer.recoverLatest(Long.toString(JOB)))
+                    .isInstanceOf(SavepointCorruptedException.class).hasMessageContaining("not a regular file")
+                    .hasMessageContaining(asFifo.toString());
+            RestoredState fallback = restorer.withFallbackPastCorrupted(true).recoverLatest(Long.toString(JOB));
+            assertThat(fallback.savepoint()).contains(intact);
+            assertThat(fallback.checkpoints().get(1).checkpointId()).isEqualTo(4);
+            assertThat(fallback.warnings()).hasSize(2).anySatisfy(w -> assertThat(w).contains(fifo.savepointId()))
+                    .anySatisfy(w -> assertThat(w).contains(directory.savepointId(), "not a regular file"));
+        });
     }
 
     @Test

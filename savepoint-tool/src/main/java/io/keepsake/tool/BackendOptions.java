@@ -12,11 +12,18 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -43,6 +50,9 @@ import java.util.TreeMap;
  * are left for the factory to refuse.
  */
 public final class BackendOptions {
+
+    /** The largest {@code --config} file read: 1 MiB, far above any real configuration. */
+    static final int MAX_CONFIG_BYTES = 1 << 20;
 
     /** The backend used when neither {@code --backend} nor the config file names one. */
     public static final String DEFAULT_BACKEND = "localfile";
@@ -71,7 +81,8 @@ public final class BackendOptions {
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "SeaTunnel's seatunnel.yaml (its seatunnel.engine.checkpoint.storage section), or a Java"
-                    + " properties file with the engine's storage keys; the flags override it.")
+                    + " properties file with the engine's storage keys; a regular file (or a link to one) of at most"
+                    + " 1 MiB; the flags override it.")
     Path configFile;
 
     @Option(names = "-D", paramLabel = "KEY=VALUE",
@@ -176,12 +187,7 @@ public final class BackendOptions {
     }
 
     private String readConfigFile(Map<String, String> config) {
-        String text;
-        try {
-            text = Files.readString(configFile, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            throw new ToolUsageException("Cannot read --config file: " + e.getMessage() + " (" + configFile + ")", e);
-        }
+        String text = readConfigText(configFile);
         String name = configFile.getFileName() == null ? "" : configFile.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".yaml") || name.endsWith(".yml")) {
             SeaTunnelYaml.StorageSection section = SeaTunnelYaml.storageSection(text, configFile.toString());
@@ -198,6 +204,60 @@ public final class BackendOptions {
             config.put(key, properties.getProperty(key));
         }
         return null;
+    }
+
+    /**
+     * The text of a {@code --config} file: a regular file (or a link to one) of at most
+     * {@link #MAX_CONFIG_BYTES}, in UTF-8. What the path names is looked at before it is opened, so
+     * a FIFO, a socket, a device or a directory is refused without blocking on it, and a huge or
+     * sparse file is refused by its size without being read; the read itself stops one byte past
+     * the limit, should the file grow in between.
+     *
+     * @throws ToolUsageException naming the path and what is wrong with it
+     */
+    static String readConfigText(Path file) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isSymbolicLink()) {
+                a = Files.readAttributes(file, BasicFileAttributes.class);
+            }
+        } catch (NoSuchFileException e) {
+            throw new ToolUsageException("Cannot read --config file: it does not exist (" + file + ")", e);
+        } catch (IOException | RuntimeException e) {
+            throw new ToolUsageException("Cannot read --config file: " + e.getMessage() + " (" + file + ")", e);
+        }
+        if (a.isDirectory()) {
+            throw new ToolUsageException("Cannot read --config file: it is a directory, not a regular file (" + file
+                    + ")");
+        }
+        if (!a.isRegularFile()) {
+            throw new ToolUsageException("Cannot read --config file: it is a FIFO, socket or device, not a regular"
+                    + " file, so it is not opened (" + file + ")");
+        }
+        if (a.size() > MAX_CONFIG_BYTES) {
+            throw tooLarge(file, a.size() + " bytes");
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_CONFIG_BYTES + 1);
+        } catch (IOException | RuntimeException e) {
+            throw new ToolUsageException("Cannot read --config file: " + e.getMessage() + " (" + file + ")", e);
+        }
+        if (bytes.length > MAX_CONFIG_BYTES) {
+            throw tooLarge(file, "more than " + MAX_CONFIG_BYTES + " bytes");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ToolUsageException("Cannot read --config file: it is not UTF-8 text (" + file + ")", e);
+        }
+    }
+
+    private static ToolUsageException tooLarge(Path file, String size) {
+        return new ToolUsageException("Cannot read --config file: it is larger than the 1 MiB a configuration may"
+                + " have (" + size + ") (" + file + ")");
     }
 
     /**

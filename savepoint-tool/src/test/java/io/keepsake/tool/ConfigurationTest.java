@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,6 +85,59 @@ class ConfigurationTest {
         assertThat(byDefault.out()).contains("older than 1h under").doesNotContain("PT1H");
         assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("Cannot parse --older-than");
+    }
+
+    /**
+     * {@code --config} reads only a regular file of at most 1 MiB: a FIFO, a directory or a device
+     * is refused without being opened (nothing blocks), a 20 GiB sparse file by its size (no
+     * OutOfMemoryError); each is a usage error (exit 2) with one line naming the path, in JSON too
+     * (issue 20, item 5).
+     */
+    @Test
+    void aConfigThatIsNotASmallRegularFileIsAUsageErrorNamingIt() throws Exception {
+        Path ns = Files.createDirectories(temp.resolve("ns"));
+        Path fifo = temp.resolve("fifo.yaml");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertThat(mkfifo.waitFor()).as("mkfifo " + fifo).isZero();
+        Path directory = Files.createDirectories(temp.resolve("conf.d"));
+        Path sparse = temp.resolve("huge.properties");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(sparse.toFile(), "rw")) {
+            f.setLength(20L << 30);
+        }
+        Path justOver = temp.resolve("over.properties");
+        Files.write(justOver, ("namespace=" + ns + "\n" + "#".repeat(1 << 20)).getBytes(StandardCharsets.UTF_8));
+        Map<Path, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(fifo, "FIFO");
+        cases.put(directory, "directory");
+        cases.put(Path.of("/dev/null"), "device");
+        cases.put(sparse, "1 MiB");
+        cases.put(justOver, "1 MiB");
+        cases.put(temp.resolve("missing.yaml"), "does not exist");
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+            for (Map.Entry<Path, String> c : cases.entrySet()) {
+                ToolRun.Result r = ToolRun.run("list", "--namespace", ns.toString(), "--config", c.getKey().toString());
+                assertThat(r.exitCode()).as(c.getKey() + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
+                assertThat(r.err().strip()).as(c.getKey().toString()).doesNotContain("\n")
+                        .contains("usage error: Cannot read --config file", c.getValue(), c.getKey().toString());
+                ToolRun.Result json = ToolRun.run("list", "--json", "--namespace", ns.toString(), "--config",
+                        c.getKey().toString());
+                assertThat(json.exitCode()).isEqualTo(ExitCodes.USAGE);
+                assertThat(json.out()).contains("\"exitCode\": 2", "Cannot read --config file", c.getValue());
+            }
+        });
+    }
+
+    @Test
+    void aConfigLinkedToARegularFileIsRead() throws Exception {
+        Path ns = temp.resolve("ns");
+        SavepointHandle sp = ToolRun.savepoint(ns, 6);
+        Path real = Files.writeString(temp.resolve("real.properties"), "namespace=" + ns + "\n");
+        Path link = Files.createSymbolicLink(temp.resolve("keepsake.properties"), real);
+
+        ToolRun.Result r = ToolRun.run("list", "--config", link.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains(sp.savepointId());
     }
 
     @Test

@@ -161,6 +161,47 @@ class ListInspectVerifyTest {
         assertThat(r.err()).contains("corrupted", "SHA-256", payload.toString());
     }
 
+    /**
+     * A payload that is a directory or a FIFO is corruption: {@code verify}, {@code list --verify}
+     * and {@code inspect --decode} exit 4 naming it, and the FIFO is never opened (issue 20, item 6).
+     */
+    @Test
+    void aPayloadThatIsADirectoryOrAFifoExitsFourAndNeverBlocks() throws Exception {
+        SavepointHandle good = ToolRun.savepoint(namespace, 6);
+        SavepointHandle bad = ToolRun.savepoint(namespace, 7);
+        Path payload = Path.of(bad.location(), bad.meta().entryForPipeline(2).file());
+        for (String kind : java.util.List.of("directory", "fifo")) {
+            Files.delete(payload);
+            if (kind.equals("directory")) {
+                Files.createDirectory(payload);
+            } else {
+                Process mkfifo = new ProcessBuilder("mkfifo", payload.toString()).inheritIO().start();
+                assertThat(mkfifo.waitFor()).as("mkfifo " + payload).isZero();
+            }
+            String ns = namespace.toString();
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+                for (String[] args : java.util.List.of(new String[] {"verify", "--namespace", ns},
+                        new String[] {"list", "--verify", "--namespace", ns},
+                        new String[] {"inspect", "--decode", "--namespace", ns, ToolRun.JOB, bad.savepointId()})) {
+                    ToolRun.Result r = ToolRun.run(args);
+                    assertThat(r.exitCode()).as(kind + ": " + String.join(" ", args) + "\n" + r.err())
+                            .isEqualTo(ExitCodes.CORRUPTED);
+                    assertThat(r.out() + r.err()).as(kind + ": " + args[0]).contains("not a regular file",
+                            payload.toString());
+                }
+            });
+            ToolRun.Result json = ToolRun.run("verify", "--json", "--namespace", ns, ToolRun.JOB, bad.savepointId());
+            assertThat(json.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
+            assertThat(json.out()).contains("\"status\": \"corrupted\"", "\"file\": \"" + payload + "\"");
+            assertThat(ToolRun.run("verify", "--namespace", ns, ToolRun.JOB, good.savepointId()).exitCode())
+                    .isZero();
+            if (kind.equals("directory")) {
+                Files.delete(payload);
+                Files.createFile(payload);
+            }
+        }
+    }
+
     @Test
     void verifyOfAnIncompleteDirectorySkipsItButByIdItIsNotFound() throws Exception {
         ToolRun.savepoint(namespace, 6);

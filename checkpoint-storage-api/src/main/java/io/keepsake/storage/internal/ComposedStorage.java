@@ -107,15 +107,14 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public ComposedStorage withSavepointRoot(String root) {
+        Arguments.requireNonNull("use savepoint root", "root", root);
         return new ComposedStorage(layout.withSavepointRoot(root), inFlight, asyncWriter, false, periodicMaxRetained,
                 listeners);
     }
 
     @Override
     public void addListener(StorageListener listener) {
-        if (listener == null) {
-            throw new InvalidStorageArgumentException("Cannot add storage listener: it is null");
-        }
+        Arguments.requireNonNull("add storage listener", "listener", listener);
         listeners.add(listener);
     }
 
@@ -133,11 +132,13 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public String storeCheckPoint(PipelineState state) throws CheckpointStorageException {
+        Arguments.requireNonNull("store checkpoint", "state", state);
         return checkpoints.store(state);
     }
 
     @Override
     public void asyncStoreCheckPoint(PipelineState state) throws CheckpointStorageException {
+        Arguments.requireNonNull("store checkpoint", "state", state);
         checkpoints.requireStorableJob(state.jobId());
         asyncWriter.execute(() -> {
             try {
@@ -192,13 +193,14 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public void deleteCheckpoint(String jobId, String pipelineId, String checkpointId) throws CheckpointStorageException {
-        deleteCheckpoint(jobId, pipelineId, List.of(checkpointId));
+        deleteCheckpoint(jobId, pipelineId, Collections.singletonList(checkpointId));
     }
 
     @Override
     public void deleteCheckpoint(String jobId, String pipelineId, List<String> checkpointIdList)
             throws CheckpointStorageException {
         int pid = LegacyCheckpointStore.parseInt("pipeline id", pipelineId);
+        Arguments.requireNonNull("delete checkpoints of job " + jobId, "checkpointIdList", checkpointIdList);
         List<Long> ids = new ArrayList<>();
         for (String c : checkpointIdList) {
             ids.add(LegacyCheckpointStore.parseLong("checkpoint id", c));
@@ -241,6 +243,7 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public SavepointWriter beginSavepoint(SavepointRequest request) {
+        Arguments.requireNonNull("begin savepoint", "request", request);
         return savepoints.begin(request, listeners);
     }
 
@@ -271,6 +274,9 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public InputStream openPayload(SavepointHandle handle, ManifestEntry entry) {
+        Arguments.requireNonNull("open payload", "handle", handle);
+        Arguments.requireNonNull("open payload of savepoint " + handle.savepointId() + " of job " + handle.jobId(),
+                "entry", entry);
         return savepoints.openPayload(handle, entry);
     }
 
@@ -293,11 +299,13 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public List<GcCandidate> planGarbage(Duration olderThan) {
+        Arguments.requireNonNull("plan garbage collection", "olderThan", olderThan);
         return collector.plan(olderThan);
     }
 
     @Override
     public GcReport collectGarbage(Duration olderThan) {
+        Arguments.requireNonNull("collect garbage", "olderThan", olderThan);
         long start = System.nanoTime();
         GcReport report = collector.collect(olderThan);
         listeners.onGc(report, Duration.ofNanos(System.nanoTime() - start));

@@ -248,11 +248,33 @@ public final class SavepointStore {
         try {
             return new VerifyingInputStream(fs.open(path), path, entry.length(), entry.sha256());
         } catch (NoSuchFileException e) {
+            requireRegularPayload(path, e);
             requireStillPublished(handle, e);
             throw new SavepointCorruptedException(path, "Payload named in the manifest is missing", "a file", "nothing");
         } catch (IOException e) {
+            requireRegularPayload(path, e);
             throw new SavepointStorageException("Cannot open payload of savepoint " + handle.savepointId() + " of job "
                     + handle.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
+        }
+    }
+
+    /**
+     * The file system refused to open a payload: when something other than a regular file (a
+     * directory, a link, a FIFO, a device) stands in its place, that is corruption, which recovery
+     * may fall back past, not a failure to read. Looked at only after a refused open, so a good
+     * read costs no extra call; file systems never open such an entry, so nothing blocks.
+     */
+    private void requireRegularPayload(String path, IOException refused) {
+        Optional<FileStatus> status;
+        try {
+            status = fs.stat(path);
+        } catch (IOException e) {
+            refused.addSuppressed(e);
+            return;
+        }
+        if (status.isPresent() && !status.get().regularFile()) {
+            throw new SavepointCorruptedException(path, "Payload is not a regular file", "a regular file",
+                    status.get().type().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '), refused);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.keepsake.storage.spi;
 
-import java.util.Objects;
+import io.keepsake.storage.internal.Arguments;
 
 /**
  * What a listing or a stat says about one entry. Only {@link Type#REGULAR_FILE}s are ever opened
@@ -30,7 +30,7 @@ public record FileStatus(String path, String name, Type type, long length, long 
 
     /** Checks that the type is given. */
     public FileStatus {
-        Objects.requireNonNull(type, "type");
+        Arguments.requireNonNull("create file status", "type", type);
     }
 
     /** A regular file or a directory, as file systems without other entry types report them. */

@@ -122,9 +122,15 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
             throw new CheckpointStorageException("Cannot open " + identifier + " storage: reading the root for " + key
                     + " failed: " + e.getMessage() + " (" + root + ")", e);
         }
+        if (status.isPresent() && status.get().type() == FileStatus.Type.SYMBOLIC_LINK) {
+            throw new StorageRootNotFoundException("Cannot open " + identifier + " storage: the root for " + key
+                    + " is a symbolic link, which Keepsake does not follow; configure the directory it points to"
+                    + " (" + root + ")");
+        }
         if (status.isPresent() && !status.get().directory()) {
             throw new StorageRootNotFoundException("Cannot open " + identifier + " storage: the root for " + key
-                    + " is a file, not a directory (" + root + ")");
+                    + " is " + (status.get().regularFile() ? "a file" : "a FIFO, socket or device")
+                    + ", not a directory (" + root + ")");
         }
         if (status.isEmpty() && mustExist) {
             throw new StorageRootNotFoundException("Cannot open " + identifier + " storage: the root for " + key

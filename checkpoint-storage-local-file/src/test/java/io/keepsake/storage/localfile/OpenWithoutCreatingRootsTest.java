@@ -76,6 +76,23 @@ class OpenWithoutCreatingRootsTest {
         }
     }
 
+    /** A linked default savepoint root is named a symbolic link, not "a file" (issue 20, item 7). */
+    @Test
+    void aLinkedDefaultSavepointRootIsNamedALinkThatIsNotFollowed() throws Exception {
+        Path ns = Files.createDirectories(temp.resolve("ns"));
+        Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+        Path link = Files.createSymbolicLink(ns.resolve("savepoint"), elsewhere);
+
+        assertThatThrownBy(() -> factory.create(Map.of(StorageOptions.NAMESPACE, ns.toString(),
+                StorageOptions.CREATE_ROOTS, "false")))
+                .isInstanceOf(StorageRootNotFoundException.class)
+                .hasMessageContaining("symbolic link").hasMessageContaining("does not follow")
+                .hasMessageContaining(link.toString()).hasMessageNotContaining("a file");
+        try (Stream<Path> s = Files.list(elsewhere)) {
+            assertThat(s.toList()).as("nothing created through the link").isEmpty();
+        }
+    }
+
     @Test
     void aBadValueIsRefused() {
         assertThatThrownBy(() -> factory.create(Map.of(StorageOptions.NAMESPACE, temp.toString(),
