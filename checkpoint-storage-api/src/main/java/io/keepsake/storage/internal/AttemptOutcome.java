@@ -41,6 +41,13 @@ final class AttemptOutcome {
     /** The content of a collector's outcome. */
     static final byte[] COLLECTED = "keepsake attempt outcome: collected\n".getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * On an object store, the content a writer's decision is overwritten with when it is given up
+     * (by the writer failing after it, or a collection whose writer is gone): the writer reads its
+     * decision back after publishing and withdraws the metadata when it finds this.
+     */
+    static final byte[] WITHDRAWN = "keepsake attempt outcome: withdrawn\n".getBytes(StandardCharsets.US_ASCII);
+
     private static final int MAX_LENGTH = MetadataCodec.MAX_LENGTH;
 
     private AttemptOutcome() {
@@ -52,6 +59,8 @@ final class AttemptOutcome {
         PUBLISHING,
         /** A collection or delete decided to remove the attempt. */
         COLLECTED,
+        /** A decision to publish that was given up (object stores): the attempt is removed. */
+        WITHDRAWN,
         /** Neither: not written by Keepsake, or damaged; never acted on. */
         UNKNOWN
     }
@@ -103,6 +112,14 @@ final class AttemptOutcome {
         }
     }
 
+    /** Replaces the outcome with {@code content} whatever is there (an unconditional PUT on an object store). */
+    static void overwrite(StorageFileSystem fs, String path, byte[] content) throws IOException {
+        try (SyncableOutputStream out = fs.create(path, false)) {
+            out.write(content);
+            out.sync();
+        }
+    }
+
     /** What the outcome file says, or empty when there is none. */
     static Optional<Decision> read(StorageFileSystem fs, String path) throws IOException {
         byte[] bytes;
@@ -113,6 +130,9 @@ final class AttemptOutcome {
         }
         if (Arrays.equals(bytes, COLLECTED)) {
             return Optional.of(new Decision(Kind.COLLECTED, null));
+        }
+        if (Arrays.equals(bytes, WITHDRAWN)) {
+            return Optional.of(new Decision(Kind.WITHDRAWN, null));
         }
         if (bytes.length >= 4 && bytes.length <= MAX_LENGTH && ByteBuffer.wrap(bytes).getInt() == MetadataCodec.MAGIC) {
             try {

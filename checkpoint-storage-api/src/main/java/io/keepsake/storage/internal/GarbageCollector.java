@@ -243,7 +243,7 @@ public final class GarbageCollector {
                     out.add(new GcCandidate(jobId, path, UNFINISHED_PUBLICATION, s.modificationTime()));
                 }
             }
-            case COLLECTED -> {
+            case COLLECTED, WITHDRAWN -> {
                 String folder = layout.savepointDir(jobId, StorageLayout.attemptSavepointId(attemptId).orElseThrow());
                 try {
                     if (removal.attemptFiles(folder, attemptId).isEmpty()) {

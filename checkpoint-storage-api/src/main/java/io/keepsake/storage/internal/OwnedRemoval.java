@@ -96,7 +96,8 @@ final class OwnedRemoval {
         fs.mkdirs(layout.stagingDir(jobId));
         if (!AttemptOutcome.claim(fs, outcome, AttemptOutcome.COLLECTED)) {
             Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, outcome);
-            if (d.isPresent() && d.get().kind() != AttemptOutcome.Kind.COLLECTED) {
+            if (d.isPresent() && d.get().kind() != AttemptOutcome.Kind.COLLECTED
+                    && d.get().kind() != AttemptOutcome.Kind.WITHDRAWN) {
                 return result.keep(folder + "/pipeline-*." + attemptId + ".wire", d.get().kind()
                         == AttemptOutcome.Kind.PUBLISHING ? "its writer decided to publish it meanwhile"
                         : "its outcome file was not written by Keepsake (" + outcome + ")");
@@ -139,11 +140,15 @@ final class OwnedRemoval {
     }
 
     /**
-     * Finishes the publication of an attempt whose writer decided to publish and is gone (its
-     * lease expired): when the folder has no metadata and every payload of the decided manifest is
-     * there with its length, the decided metadata is published with create-if-absent, as the
-     * writer would have; when the folder already holds exactly that metadata, the outcome is
-     * removed. Anything else is left and reported.
+     * Settles the decision of an attempt whose writer decided to publish and is gone (its lease
+     * expired). When the folder already holds exactly the decided metadata, the decision is
+     * tidied away. Otherwise, where files rename atomically, the decision is published on the
+     * writer's behalf by renaming it onto {@code _metadata.ser} (consuming it, as the writer's own
+     * publication would) when every payload of the decided manifest is there and no other attempt
+     * published the id; else it is given up (deleted: only a delete that found it may go on) and
+     * the attempt collected. On an object store nobody but the writer publishes a decision: it is
+     * given up by overwriting it with "withdrawn", the metadata is looked for once more (the writer
+     * may have published meanwhile: then it is left whole), and only then are the files removed.
      */
     Result settlePublication(String jobId, String attemptId, byte[] metaBytes) throws IOException {
         Result result = Result.empty();
@@ -159,21 +164,27 @@ final class OwnedRemoval {
             deleteFile(outcome, result);
             return result;
         }
-        if (fs.stat(metadata).isPresent()) {
-            return result.keep(outcome, "its writer decided to publish, but another attempt published this id first;"
-                    + " its payload files stay until the savepoint of this id is deleted");
+        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+            AttemptOutcome.overwrite(fs, outcome, AttemptOutcome.WITHDRAWN);
+            if (StagedFiles.hasMetadata(fs, folder, metaBytes)) {
+                deleteQuietly(outcome);
+                return result.keep(folder, "its writer published it meanwhile");
+            }
+            result.addAll(collectAttempt(jobId, folder, attemptId));
+            return result;
         }
-        Optional<String> missing = StagedFiles.missingOrChanged(fs, folder, decided.manifest());
-        if (missing.isPresent()) {
-            return result.keep(outcome, "its writer decided to publish, but a payload " + missing.get());
+        boolean taken = fs.stat(metadata).isPresent();
+        Optional<String> missing = taken ? Optional.empty() : StagedFiles.missingOrChanged(fs, folder, decided.manifest());
+        if (taken || missing.isPresent()) {
+            if (!fs.delete(outcome, false)) {
+                return result.keep(outcome, "it was settled by another process meanwhile");
+            }
+            result.deleted().add(outcome);
+            result.addAll(collectAttempt(jobId, folder, attemptId));
+            return result;
         }
         try {
-            if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
-                StagedFiles.writeSynced(fs, metadata, metaBytes);
-                deleteFile(outcome, result);
-            } else {
-                fs.rename(outcome, metadata);
-            }
+            fs.rename(outcome, metadata);
             fs.syncDirectory(folder);
         } catch (java.nio.file.FileAlreadyExistsException | NoSuchFileException raced) {
             return result.keep(outcome, "it was published or settled by another process meanwhile");

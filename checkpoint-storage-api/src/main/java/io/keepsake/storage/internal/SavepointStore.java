@@ -384,6 +384,7 @@ public final class SavepointStore {
                         unreadable.getMessage());
             }
             if (hasMetadata) {
+                handle.ifPresent(h -> dropDecisionOf(h, jobId, savepointId));
                 deleteIndexMarkers(jobId, savepointId);
                 String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
                 if (!fs.delete(metadata, false)) {
@@ -415,6 +416,32 @@ public final class SavepointStore {
         }
         LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
         return result;
+    }
+
+    /**
+     * Before a published savepoint goes: the decision of the attempt that published it, when it is
+     * still there (a writer on an object store between its publication and tidying up, or one that
+     * died there; a crash between the two halves of a local rename), is removed first, so that no
+     * collection can take it for a gone writer's unfinished publication and publish it again.
+     */
+    private void dropDecisionOf(SavepointHandle handle, String jobId, String savepointId) {
+        for (ManifestEntry e : handle.meta().manifest()) {
+            Optional<String> attempt = StorageLayout.payloadAttempt(savepointId, e.file());
+            if (attempt.isPresent()) {
+                String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attempt.get());
+                if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING)
+                        .isPresent()) {
+                    try {
+                        fs.delete(outcome, false);
+                    } catch (IOException ex) {
+                        throw new SavepointStorageException("Cannot delete savepoint " + savepointId + " of job " + jobId
+                                + ": removing the decision that published it failed: " + ex.getMessage() + " ("
+                                + outcome + ")", ex);
+                    }
+                }
+                return;
+            }
+        }
     }
 
     /**
