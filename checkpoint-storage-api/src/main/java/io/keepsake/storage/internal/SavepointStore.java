@@ -368,6 +368,7 @@ public final class SavepointStore {
         }
         OwnedRemoval removal = new OwnedRemoval(layout, inFlight);
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        boolean unpublished = false;
         try {
             Optional<FileStatus> status = fs.stat(dir);
             if (status.isEmpty() || !status.get().directory()) {
@@ -392,6 +393,7 @@ public final class SavepointStore {
                             + dir + ")");
                 }
                 result.deleted().add(metadata);
+                unpublished = true;
                 fs.syncDirectory(dir);
                 for (String file : handle.map(h -> OwnedRemoval.files(h.meta())).orElse(List.of())) {
                     removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
@@ -402,6 +404,11 @@ public final class SavepointStore {
                 removal.removeFolderIfEmpty(dir, result);
             }
         } catch (NoSuchFileException e) {
+            if (unpublished) {
+                // this delete removed the metadata; a collection in another process took the rest
+                LOG.debug("Deleting savepoint {} of job {}: {} was collected meanwhile", savepointId, jobId, e.getFile());
+                return result;
+            }
             throw new SavepointNotFoundException("Cannot " + what + ": " + e.getFile() + " vanished while it was being"
                     + " deleted (another process deleted it meanwhile) (" + dir + ")");
         } catch (java.nio.file.DirectoryNotEmptyException e) {
