@@ -160,13 +160,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         String path = fs.child(workDir, file);
         SyncableOutputStream raw;
         try {
-            if (!renameMode) {
-                // the savepoint folder is shared by every attempt at this id, and a collection may
-                // remove it when it empties; whether this attempt's files survive is decided by its
-                // outcome at commit (which checks them), not by the folder
-                fs.mkdirs(workDir);
-            }
-            raw = fs.createInExistingDirectory(path, true);
+            raw = createPayload(path);
         } catch (NoSuchFileException e) {
             pipelines.remove(pipelineId);
             throw new SavepointStorageException("Cannot open payload of savepoint " + request.savepointId() + " of job "
@@ -182,6 +176,25 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 this::payloadClosed);
         openStreams.add(stream);
         return stream;
+    }
+
+    /**
+     * Creates a payload file in the work directory, never recreating a staging directory this
+     * attempt lost. Without atomic rename the work directory is the savepoint folder, shared by
+     * every attempt at the id, which a collection removes when it empties: it is created again,
+     * since whether this attempt's files survive is decided by its outcome at commit (which
+     * checks them), not by the folder.
+     */
+    private SyncableOutputStream createPayload(String path) throws IOException {
+        try {
+            return fs.createInExistingDirectory(path, true);
+        } catch (NoSuchFileException folderGone) {
+            if (renameMode) {
+                throw folderGone;
+            }
+            fs.mkdirs(workDir);
+            return fs.createInExistingDirectory(path, true);
+        }
     }
 
     private synchronized void payloadClosed(PayloadOutputStream stream, ManifestEntry entry) {
@@ -217,7 +230,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             publishByRename(metaBytes);
         } else {
             requirePayloadsDurable();
-            requireIntact(manifest);
+            requireLease();
             writeIndexMarker(manifest);
             publishByCreate(metaBytes, manifest);
         }
@@ -264,11 +277,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * the work directory with its length; otherwise the attempt is aborted and the commit fails.
      */
     private void requireIntact(List<ManifestEntry> manifest) {
-        Optional<String> leaseProblem = inFlight.problem(lease);
-        if (leaseProblem.isPresent()) {
-            abortQuietly();
-            throw failed(leaseProblem.get(), null);
-        }
+        requireLease();
         Optional<String> missing;
         try {
             missing = StagedFiles.missingOrChanged(fs, workDir, manifest);
@@ -279,6 +288,19 @@ public final class StagedSavepointWriter implements SavepointWriter {
         if (missing.isPresent()) {
             abortQuietly();
             throw failed("a staged payload " + missing.get() + "; another process may have collected the attempt", null);
+        }
+    }
+
+    /**
+     * Fails the commit early when the lease was lost or not renewed for half a timeout. Without
+     * atomic rename this is a courtesy, not what keeps the commit safe: the decision and the check
+     * of the files after it are.
+     */
+    private void requireLease() {
+        Optional<String> leaseProblem = inFlight.problem(lease);
+        if (leaseProblem.isPresent()) {
+            abortQuietly();
+            throw failed(leaseProblem.get(), null);
         }
     }
 
