@@ -45,6 +45,34 @@ final class HadoopTreeAccess implements TreeAccess {
     }
 
     @Override
+    public java.util.List<String> list(String dir) throws IOException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try {
+            for (FileStatus s : fs.listStatus(new Path(dir))) {
+                out.add(s.getPath().getName());
+            }
+        } catch (FileNotFoundException e) {
+            return java.util.List.of();
+        }
+        return out;
+    }
+
+    @Override
+    public boolean delete(String path) throws IOException {
+        return fs.delete(new Path(path), false);
+    }
+
+    @Override
+    public boolean setModificationTime(String path, java.time.Instant time) throws IOException {
+        try {
+            fs.setTimes(new Path(path), time.toEpochMilli(), -1);
+            return true;
+        } catch (FileNotFoundException e) {
+            return false;
+        }
+    }
+
+    @Override
     public SortedMap<String, String> snapshot(String dir) throws IOException {
         SortedMap<String, String> out = new TreeMap<>();
         walk(new Path(dir), "", out);

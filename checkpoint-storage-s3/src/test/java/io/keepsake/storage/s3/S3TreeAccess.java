@@ -39,6 +39,16 @@ final class S3TreeAccess implements TreeAccess {
     }
 
     @Override
+    public java.util.List<String> list(String dir) throws IOException {
+        return fs.listNames(dir);
+    }
+
+    @Override
+    public boolean delete(String path) throws IOException {
+        return fs.delete(path, false);
+    }
+
+    @Override
     public SortedMap<String, String> snapshot(String dir) throws IOException {
         SortedMap<String, String> out = new TreeMap<>();
         walk(dir, "", out);
