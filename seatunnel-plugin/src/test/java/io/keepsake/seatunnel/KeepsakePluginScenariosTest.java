@@ -271,8 +271,25 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
         long jobId = engine.submit(Jobs.streaming(dir, "overhead", 1, 1000));
         engine.awaitStatus(jobId, "RUNNING", WAIT);
-        EmbeddedEngine.await("a checkpoint", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
-        byte[] engineFile = Files.readAllBytes(ns.checkpoints(jobId).get(0).path());
+        // SeaTunnel's own localfile plugin writes a checkpoint file in place: a file read while it is
+        // being written does not decode yet, so wait for one that does
+        byte[][] whole = new byte[1][];
+        EmbeddedEngine.await("a checkpoint written whole", WAIT, () -> {
+            try {
+                List<Namespace.CheckpointFile> files = ns.checkpoints(jobId);
+                if (files.isEmpty()) {
+                    return false;
+                }
+                byte[] bytes = Files.readAllBytes(files.get(0).path());
+                io.keepsake.storage.PipelineStateCodec.decode(bytes, "engine file");
+                whole[0] = bytes;
+                return true;
+            } catch (io.keepsake.storage.CheckpointCorruptedException | java.io.IOException
+                     | java.io.UncheckedIOException stillBeingWritten) {
+                return false;
+            }
+        });
+        byte[] engineFile = whole[0];
         engine.cancel(jobId);
         io.keepsake.storage.PipelineState decoded = io.keepsake.storage.PipelineStateCodec.decode(engineFile, "engine file");
         CompletedCheckpoint checkpoint = io.keepsake.wire.LegacyCheckpointCodec.decodeCheckpoint(decoded.states(), "engine");

@@ -71,11 +71,24 @@ final class StagedFiles {
         for (int attempt = 1; ; attempt++) {
             try {
                 return fs.create(path, true);
-            } catch (java.nio.file.NoSuchFileException parentRemoved) {
-                if (attempt == 5) {
-                    throw parentRemoved;
+            } catch (java.nio.file.FileAlreadyExistsException exists) {
+                throw exists;
+            } catch (IOException e) {
+                // Hadoop's local file system creates the file and then changes its mode: a folder
+                // removed in between fails the second step with a plain IOException
+                if (attempt == 5 || !(e instanceof java.nio.file.NoSuchFileException || parentMissing(fs, path))) {
+                    throw e;
                 }
             }
+        }
+    }
+
+    private static boolean parentMissing(StorageFileSystem fs, String path) {
+        int slash = path.lastIndexOf('/');
+        try {
+            return slash > 0 && fs.stat(path.substring(0, slash)).isEmpty();
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 
