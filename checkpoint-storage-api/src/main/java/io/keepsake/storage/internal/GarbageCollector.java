@@ -249,7 +249,7 @@ public final class GarbageCollector {
                     if (removal.attemptFiles(folder, attemptId).isEmpty()) {
                         out.add(new GcCandidate(jobId, path, SETTLED_OUTCOME, s.modificationTime()));
                     } else if (!alive) {
-                        out.add(new GcCandidate(jobId, folder + "/pipeline-*." + attemptId + ".wire", ATTEMPT_FILES,
+                        out.add(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(folder, attemptId), ATTEMPT_FILES,
                                 s.modificationTime()));
                     }
                 } catch (IOException e) {
@@ -291,7 +291,7 @@ public final class GarbageCollector {
                 try {
                     if (a.getValue() <= cutoff && !removal.attemptAlive(jobId, a.getKey(), now)
                             && !isPublishing(jobId, a.getKey())) {
-                        out.add(new GcCandidate(jobId, e.location() + "/pipeline-*." + a.getKey() + ".wire",
+                        out.add(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(e.location(), a.getKey()),
                                 ATTEMPT_FILES, a.getValue()));
                     }
                 } catch (IOException ex) {
@@ -526,9 +526,9 @@ public final class GarbageCollector {
                 return result;
             }
             case ATTEMPT_FILES -> {
-                String attempt = c.path().substring(c.path().lastIndexOf("/pipeline-*.") + "/pipeline-*.".length(),
-                        c.path().length() - ".wire".length());
-                String folder = c.path().substring(0, c.path().lastIndexOf("/pipeline-*."));
+                int mark = c.path().lastIndexOf(OwnedRemoval.ATTEMPT_FILES_MARK);
+                String attempt = c.path().substring(mark + OwnedRemoval.ATTEMPT_FILES_MARK.length(), c.path().length() - ".wire".length());
+                String folder = c.path().substring(0, mark);
                 if (removal.attemptAlive(c.jobId(), attempt, System.currentTimeMillis())) {
                     return result.keep(c.path(), "an attempt took it up meanwhile");
                 }

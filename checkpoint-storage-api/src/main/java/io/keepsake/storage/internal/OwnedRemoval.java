@@ -98,7 +98,7 @@ final class OwnedRemoval {
             Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, outcome);
             if (d.isPresent() && d.get().kind() != AttemptOutcome.Kind.COLLECTED
                     && d.get().kind() != AttemptOutcome.Kind.WITHDRAWN) {
-                return result.keep(folder + "/pipeline-*." + attemptId + ".wire", d.get().kind()
+                return result.keep(attemptFilesPath(folder, attemptId), d.get().kind()
                         == AttemptOutcome.Kind.PUBLISHING ? "its writer decided to publish it meanwhile"
                         : "its outcome file was not written by Keepsake (" + outcome + ")");
             }
@@ -122,7 +122,8 @@ final class OwnedRemoval {
     private boolean publishedBy(String folder, String attemptId) {
         try {
             SavepointMeta meta = readMeta(folder);
-            return meta != null && meta.manifest().stream().anyMatch(e -> e.file().contains("." + attemptId + "."));
+            return meta != null && meta.manifest().stream().anyMatch(e ->
+                    StorageLayout.payloadAttempt(name(folder), e.file()).filter(attemptId::equals).isPresent());
         } catch (SavepointStorageException unreadable) {
             return true;
         }
@@ -262,6 +263,14 @@ final class OwnedRemoval {
     /** The manifest's file names, for deleting a published savepoint's files by name. */
     static List<String> files(SavepointMeta meta) {
         return meta.manifest().stream().map(ManifestEntry::file).toList();
+    }
+
+    /** What joins a folder and an attempt id in {@link #attemptFilesPath}. */
+    static final String ATTEMPT_FILES_MARK = "/pipeline-*.";
+
+    /** How reports and gc candidates name one attempt's payload files in a savepoint folder. */
+    static String attemptFilesPath(String folder, String attemptId) {
+        return folder + ATTEMPT_FILES_MARK + attemptId + ".wire";
     }
 
     static String name(String path) {

@@ -479,7 +479,7 @@ public final class SavepointStore {
         long now = System.currentTimeMillis();
         for (String attempt : attempts) {
             if (removal.attemptAlive(jobId, attempt, now)) {
-                result.keep(dir + "/pipeline-*." + attempt + ".wire", "attempt " + attempt + " is writing it");
+                result.keep(OwnedRemoval.attemptFilesPath(dir, attempt), "attempt " + attempt + " is writing it");
             } else {
                 result.addAll(removal.collectAttempt(jobId, dir, attempt));
             }
