@@ -46,7 +46,11 @@ public interface StorageListener {
      * State of a job was restored and verified.
      *
      * @param jobId       the job whose state was restored
-     * @param savepointId the savepoint restored from, or null when every pipeline came from checkpoint files
+     * @param savepointId the savepoint restored from; for a recovery whose pipelines came from several
+     *                    sources (some from checkpoint files, or from more than one savepoint), the
+     *                    savepoint that gave a pipeline the newest state (highest checkpoint id); null
+     *                    exactly when every pipeline came from checkpoint files. Where each pipeline
+     *                    came from is in the restorer's result ({@code RestoredState.origins()})
      * @param bytes       the payload bytes read and verified (0 for legacy checkpoint files, which carry no checksum)
      * @param duration    the time the restore took
      */

@@ -185,7 +185,7 @@ class CheckpointWireCodecTest {
         byte[] bytes = new byte[200_000];
         Arrays.fill(bytes, (byte) ((15 << 3) | WireBytes.START_GROUP)); // unknown tag 15, one byte each
 
-        assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(5), () -> codec.decode(bytes, "deep")))
+        assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(30), () -> codec.decode(bytes, "deep")))
                 .isInstanceOf(SavepointCorruptedException.class)
                 .hasMessageContaining("groups nest deeper than 64 levels");
     }

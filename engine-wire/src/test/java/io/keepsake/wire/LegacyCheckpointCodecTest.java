@@ -163,7 +163,7 @@ class LegacyCheckpointCodecTest {
                 .varint(4, Integer.MAX_VALUE).endGroup(2).endGroup(1).endGroup(7)
                 .startGroup(8).endGroup(8).toByteArray();
 
-        assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(5),
+        assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(30),
                 () -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "nulls.ser")))
                 .isInstanceOf(CheckpointCorruptedException.class)
                 .hasMessageContaining("declares more elements than one input may expand to");

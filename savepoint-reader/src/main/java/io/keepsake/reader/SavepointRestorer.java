@@ -319,8 +319,25 @@ public final class SavepointRestorer {
                 + o.savepointId().map(id -> " from savepoint " + id).orElse(" from a checkpoint file")));
         LOG.info("Recovered job {}: {} ({} savepoint bytes verified in {} ms)", jobId, described, bytes,
                 took.toMillis());
-        listener.onRestore(jobId, savepoint.map(SavepointHandle::savepointId).orElse(null), bytes, took);
+        listener.onRestore(jobId, newestContributing(chosen), bytes, took);
         return new RestoredState(source, savepoint, byPipeline, origins, warnings);
+    }
+
+    /**
+     * The id of the savepoint that gave a pipeline the newest state (the highest checkpoint id; on
+     * a tie the newest-completed savepoint), or null when no pipeline came from a savepoint; the
+     * one savepoint of a {@link RestoredState.Source#SAVEPOINT} recovery.
+     */
+    private static String newestContributing(Map<Integer, SavepointHandle> chosen) {
+        Map<SavepointHandle, Long> newestGiven = new HashMap<>();
+        chosen.forEach((pid, h) -> newestGiven.merge(h, h.meta().manifest().stream()
+                .filter(e -> e.pipelineId() == pid).mapToLong(ManifestEntry::checkpointId).max()
+                .orElse(Long.MIN_VALUE), Math::max));
+        return newestGiven.entrySet().stream()
+                .max(Comparator.comparingLong((Map.Entry<SavepointHandle, Long> e) -> e.getValue())
+                        .thenComparingLong(e -> e.getKey().meta().completedTimestamp())
+                        .thenComparing(e -> e.getKey().savepointId()))
+                .map(e -> e.getKey().savepointId()).orElse(null);
     }
 
     private void skipCorrupted(String jobId, String savepointId, SavepointCorruptedException e, List<String> warnings) {

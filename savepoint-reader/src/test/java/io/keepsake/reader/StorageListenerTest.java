@@ -1,8 +1,10 @@
 package io.keepsake.reader;
 
+import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
@@ -10,6 +12,7 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.localfile.LocalFileSystem;
+import io.keepsake.wire.LegacyCheckpointCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,12 +82,61 @@ class StorageListenerTest {
     }
 
     private SavepointHandle save(long checkpointId) {
-        try (SavepointSaveSession session = SavepointSaveSession.builder(storage, "5", List.of(1))
+        return save(checkpointId, 1);
+    }
+
+    private SavepointHandle save(long checkpointId, Integer... pipelines) {
+        try (SavepointSaveSession session = SavepointSaveSession.builder(storage, "5", List.of(pipelines))
                 .kind(SavepointKind.MANUAL).open()) {
-            session.report(TestCheckpoints.savepointOf(5, 1, checkpointId));
-            session.pipelineSuspended(1);
+            for (int p : pipelines) {
+                session.report(TestCheckpoints.savepointOf(5, p, checkpointId));
+                session.pipelineSuspended(p);
+            }
             return session.commit();
         }
+    }
+
+    private void checkpointFile(int pipeline, long checkpointId) throws Exception {
+        storage.storeCheckPoint(new PipelineState("5", pipeline, checkpointId, LegacyCheckpointCodec
+                .encodeCheckpoint(TestCheckpoints.of(5, pipeline, checkpointId, CheckpointType.CHECKPOINT_TYPE))));
+    }
+
+    private static long bytes(SavepointHandle h) {
+        return h.meta().manifest().stream().mapToLong(e -> e.length()).sum();
+    }
+
+    /** Issue 24, item 7: a mixed recovery names the savepoint that contributed, not null. */
+    @Test
+    void aRecoveryFromACheckpointFileAndASavepointReportsTheSavepoint() throws Exception {
+        SavepointHandle sp = save(4, 1, 2);
+        checkpointFile(1, 5);   // pipeline 1 moved on; pipeline 2 still comes from the savepoint
+
+        RestoredState recovered = new SavepointRestorer(storage).recoverLatest("5");
+
+        assertThat(recovered.source()).isEqualTo(RestoredState.Source.MIXED);
+        assertThat(events).last().isEqualTo("restore 5 " + sp.savepointId() + " " + bytes(sp));
+    }
+
+    @Test
+    void aRecoveryFromTwoSavepointsReportsTheOneThatGaveTheNewestState() throws Exception {
+        SavepointHandle older = save(4, 1, 2);
+        SavepointHandle newer = save(5, 1);
+
+        RestoredState recovered = new SavepointRestorer(storage).recoverLatest("5");
+
+        assertThat(recovered.source()).isEqualTo(RestoredState.Source.MIXED);
+        assertThat(recovered.origins().get(2).savepointId()).contains(older.savepointId());
+        assertThat(events).last().isEqualTo("restore 5 " + newer.savepointId() + " "
+                + (bytes(older) + bytes(newer)));
+    }
+
+    @Test
+    void aRecoveryFromCheckpointFilesOnlyReportsNoSavepoint() throws Exception {
+        checkpointFile(1, 2);
+
+        new SavepointRestorer(storage).recoverLatest("5");
+
+        assertThat(events).containsExactly("restore 5 null 0");
     }
 
     @Test

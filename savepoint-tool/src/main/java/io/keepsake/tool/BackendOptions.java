@@ -47,7 +47,9 @@ import java.util.TreeMap;
  * {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}. For
  * {@code localfile} relative paths are resolved against the working directory; for {@code hdfs}
  * a {@code file:} namespace or {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
- * are left for the factory to refuse.
+ * are left for the factory to refuse. Commands other than {@code migrate} open the storage with
+ * {@code create-roots=false}, over a value from the config file (the engine's); a {@code -D
+ * create-roots} asking otherwise is refused rather than overridden.
  */
 public final class BackendOptions {
 
@@ -59,7 +61,6 @@ public final class BackendOptions {
 
     private static final String HDFS = "hdfs";
     private static final String FS_DEFAULT = "fs.defaultFS";
-    private static final Set<String> LOCAL_ALIASES = Set.of("local", "file", "localfile");
     private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "oss");
     private static final String S3 = "s3";
     private static final Set<String> S3_SCHEMES = Set.of("s3", "s3a", "s3n");
@@ -154,6 +155,12 @@ public final class BackendOptions {
             selectHadoopLocal(config);
         }
         if (readOnly) {
+            String asked = extra.get(StorageOptions.CREATE_ROOTS);
+            if (asked != null && !asked.trim().equalsIgnoreCase("false")) {
+                throw new ToolUsageException("Cannot open storage with -D " + StorageOptions.CREATE_ROOTS + "="
+                        + asked + ": this command opens it without creating roots, as every command but migrate"
+                        + " does; drop the -D " + StorageOptions.CREATE_ROOTS + " option");
+            }
             config.put(StorageOptions.CREATE_ROOTS, "false");
         }
         return new Resolved(chosen, Collections.unmodifiableMap(config));
@@ -168,10 +175,9 @@ public final class BackendOptions {
         return colon > 0 && S3_SCHEMES.contains(value.substring(0, colon).trim().toLowerCase(Locale.ROOT));
     }
 
-    /** {@code local} and {@code file} are the local backend's other names, as in {@code storage.type}. */
+    /** The factory id a backend name stands for, by the library's alias table ({@code local} is {@code localfile}). */
     static String canonical(String id) {
-        String lower = id.trim().toLowerCase(Locale.ROOT);
-        return LOCAL_ALIASES.contains(lower) ? DEFAULT_BACKEND : lower;
+        return CheckpointStorageFactories.canonicalId(id);
     }
 
     /** Hadoop's local file system is storage type {@code local}; say so when the addresses already do. */
@@ -277,7 +283,7 @@ public final class BackendOptions {
             return t;
         }
         if (storageType != null) {
-            return LOCAL_ALIASES.contains(storageType.trim().toLowerCase(Locale.ROOT)) ? DEFAULT_BACKEND : HDFS;
+            return DEFAULT_BACKEND.equals(canonical(storageType)) ? DEFAULT_BACKEND : HDFS;
         }
         return pluginConfig.containsKey(FS_DEFAULT) ? HDFS : DEFAULT_BACKEND;
     }

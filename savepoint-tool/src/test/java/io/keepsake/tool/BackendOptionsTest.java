@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** How the backend and its map are chosen from flags, the config file and a savepoint path. */
 class BackendOptionsTest {
@@ -68,6 +69,23 @@ class BackendOptionsTest {
         assertThat(options.resolve(false, null).configuration()).isEqualTo(Map.of("namespace", "/data/ns"));
     }
 
+    /** Issue 24, item 7: {@code -D create-roots=true} on a command that creates nothing is refused, not overridden. */
+    @Test
+    void aCreateRootsFlagAskingForMoreThanTheCommandDoesIsRefused() {
+        BackendOptions options = new BackendOptions();
+        options.namespace = "/data/ns";
+        options.extra.put("create-roots", "true");
+
+        assertThatThrownBy(() -> options.resolve(true, null)).isInstanceOf(ToolUsageException.class)
+                .hasMessageContaining("-D create-roots=true").hasMessageContaining("migrate")
+                .hasMessageContaining("drop the -D create-roots option");
+        assertThat(options.resolve(false, null).configuration()).containsEntry("create-roots", "true");
+
+        options.extra.put("create-roots", "FALSE");
+        assertThat(options.resolve(true, null).configuration()).containsEntry("create-roots", "false");
+        assertThat(options.resolve(false, null).configuration()).containsEntry("create-roots", "FALSE");
+    }
+
     @Test
     void keepsakesSeaTunnelPluginTypeChoosesLikeThePlugin() {
         assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of("storage.type", "local")))
@@ -79,5 +97,7 @@ class BackendOptionsTest {
         assertThat(BackendOptions.backendOfSeaTunnelType("hdfs", Map.of("storage.type", "s3"))).isEqualTo("s3");
         assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of("storage.type", "s3a"))).isEqualTo("s3");
         assertThat(BackendOptions.canonical("Local")).isEqualTo("localfile");
+        assertThat(BackendOptions.backendOfSeaTunnelType("keepsake", Map.of("storage.type", "File")))
+                .isEqualTo("localfile");
     }
 }

@@ -232,7 +232,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
             requirePayloadsDurable();
             requireLease();
             writeIndexMarker(manifest);
-            publishByCreate(metaBytes, manifest);
+            new CreateIfAbsentPublication(this, layout, request, attemptId, workDir, target).publish(metaBytes,
+                    manifest);
         }
         if (sharedIndexMarker != null) {
             // the attempt that wrote it may have aborted and removed it meanwhile
@@ -365,186 +366,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
     }
 
     /**
-     * Without atomic directory rename, two atomic steps: first the attempt's decision
-     * ({@link AttemptOutcome}): the outcome file is created, whole and only if absent, holding the
-     * metadata. A collection or delete creates the same file before it removes anything of the
-     * attempt, so exactly one side goes on: when a collector was first (this writer stalled past
-     * its lease), the attempt is aborted and the commit fails. After the decision nobody else
-     * removes the attempt's files while the decision stands, so they are checked once more and the
-     * metadata is published with create-if-absent, which decides between attempts at the same id:
-     * <ul>
-     *   <li>where files rename atomically, the outcome file itself is renamed onto
-     *   {@code _metadata.ser}: the decision is consumed at the instant the metadata appears, and a
-     *   collection that finishes a gone writer's decision does so with the same rename. Whoever
-     *   gives the decision up deletes the outcome file first, and only a delete that found it
-     *   (not consumed) may remove the attempt's files;</li>
-     *   <li>on an object store, one conditional PUT of {@code _metadata.ser}; then the writer reads
-     *   its outcome back and returns only when it still holds its decision (or is gone while every
-     *   payload is still there). A collection that gives up a gone writer's decision first
-     *   overwrites the outcome with "withdrawn", then looks for the metadata; of the two, at least
-     *   one sees the other, so a payload is never removed under a commit that returns.</li>
-     * </ul>
-     */
-    private void publishByCreate(byte[] metaBytes, List<ManifestEntry> manifest) {
-        try {
-            fs.syncDirectory(target);
-        } catch (IOException | RuntimeException e) {
-            abortQuietly();
-            throw failed("syncing payloads failed", e);
-        }
-        String outcome = AttemptOutcome.path(fs, layout.stagingDir(request.jobId()), attemptId);
-        boolean decided;
-        try {
-            decided = AttemptOutcome.claim(fs, outcome, metaBytes)
-                    || AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.publishes(metaBytes)).isPresent();
-        } catch (IOException | RuntimeException e) {
-            if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.publishes(metaBytes)).isEmpty()) {
-                abortQuietly();
-                throw failed("recording its decision to publish failed", e);
-            }
-            decided = true;
-        }
-        if (!decided) {
-            abortQuietly();
-            throw failed("another process collected the attempt before it could publish (it stalled past its"
-                    + " lease, which then expired: " + outcome + ")", null);
-        }
-        Optional<String> missing;
-        try {
-            missing = StagedFiles.missingOrChanged(fs, workDir, manifest);
-        } catch (IOException | RuntimeException e) {
-            missing = Optional.of("could not be checked: " + e.getMessage());
-        }
-        if (missing.isPresent()) {
-            giveUpDecision(outcome, metaBytes, failed("a payload " + missing.get() + " before publication", null));
-            return;
-        }
-        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
-            publishByPut(outcome, metaBytes, manifest);
-        } else {
-            publishByRenamingTheDecision(outcome, metaBytes);
-        }
-    }
-
-    /** Renames the decision onto {@code _metadata.ser} (never replacing): the decision is consumed as it is published. */
-    private void publishByRenamingTheDecision(String outcome, byte[] metaBytes) {
-        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
-        try {
-            fs.rename(outcome, metadata);
-        } catch (FileAlreadyExistsException e) {
-            giveUpDecision(outcome, metaBytes, alreadyExists(e));
-        } catch (NoSuchFileException e) {
-            if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
-                return; // a collection published the decision on this writer's behalf
-            }
-            abortQuietly();
-            throw failed("a collection gave its decision up while it was stalled (" + outcome + ")", e);
-        } catch (IOException | RuntimeException e) {
-            if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
-                return;
-            }
-            giveUpDecision(outcome, metaBytes, failed("publishing failed", e));
-        }
-    }
-
-    /**
-     * One conditional PUT of {@code _metadata.ser}, then the decision read back: the commit returns
-     * only when the decision still stands (or it is gone while the metadata and every payload are
-     * there, which is a collection tidying up after a publication it saw); a decision withdrawn
-     * meanwhile withdraws the metadata too and fails the commit.
-     */
-    private void publishByPut(String outcome, byte[] metaBytes, List<ManifestEntry> manifest) {
-        String metadata = fs.child(target, MetadataCodec.FILE_NAME);
-        try {
-            StagedFiles.writeSynced(fs, metadata, metaBytes);
-        } catch (FileAlreadyExistsException e) {
-            if (!StagedFiles.hasMetadata(fs, target, metaBytes)) {
-                giveUpDecision(outcome, metaBytes, alreadyExists(e));
-                return;
-            }
-        } catch (IOException | RuntimeException e) {
-            if (!StagedFiles.hasMetadata(fs, target, metaBytes)) {
-                giveUpDecision(outcome, metaBytes, failed("publishing failed", e));
-                return;
-            }
-        }
-        Optional<AttemptOutcome.Decision> now = AttemptOutcome.readQuietly(fs, outcome);
-        if (now.isPresent() && now.get().publishes(metaBytes)) {
-            withdrawDecision(outcome);
-            return;
-        }
-        Optional<String> missing;
-        try {
-            missing = now.isEmpty() ? StagedFiles.missingOrChanged(fs, workDir, manifest) : Optional.of("was given up");
-        } catch (IOException | RuntimeException e) {
-            missing = Optional.of("could not be checked: " + e.getMessage());
-        }
-        if (missing.isEmpty()) {
-            return; // a collection saw the publication and tidied the decision away
-        }
-        try {
-            if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
-                fs.delete(metadata, false);
-            }
-        } catch (IOException | RuntimeException e) {
-            state = State.ABORTED;
-            inFlight.release(lease);
-            throw unknown("a collection gave its decision up while it published, and withdrawing the metadata"
-                    + " failed", e);
-        }
-        abortQuietly();
-        throw failed("a collection gave its decision up while it published (it stalled past its lease); the"
-                + " metadata was withdrawn (" + outcome + ")", null);
-    }
-
-    /**
-     * After the decision, a commit that cannot publish gives the decision up before it removes
-     * anything: where files rename atomically, by deleting the outcome file, which fails when a
-     * collection consumed it by publishing it (then the commit returns normally, the savepoint
-     * being published); on an object store, where nobody but the writer publishes a decision, by
-     * overwriting it. Then the attempt is aborted and {@code failure} thrown.
-     */
-    private void giveUpDecision(String outcome, byte[] metaBytes, RuntimeException failure) {
-        boolean objectStore = fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE);
-        try {
-            if (objectStore) {
-                AttemptOutcome.overwrite(fs, outcome, AttemptOutcome.WITHDRAWN);
-            } else if (!fs.delete(outcome, false)) {
-                if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
-                    LOG.warn("Savepoint {} of job {} was published by a collection on behalf of this attempt while it"
-                            + " failed ({})", request.savepointId(), request.jobId(), failure.getMessage());
-                    return;
-                }
-                state = State.ABORTED;
-                inFlight.release(lease);
-                throw unknown("its decision to publish vanished while it gave it up (" + outcome + ")", failure);
-            }
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof SavepointCommitStateUnknownException unknown) {
-                throw unknown;
-            }
-            state = State.ABORTED;
-            inFlight.release(lease);
-            throw unknown("giving its decision to publish up failed (" + outcome + ")", e);
-        }
-        abortQuietly();
-        if (objectStore) {
-            withdrawDecision(outcome);
-        }
-        throw failure;
-    }
-
-    /** Removes this attempt's outcome file; a failure leaves it to garbage collection. */
-    private void withdrawDecision(String outcome) {
-        try {
-            fs.delete(outcome, false);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("Cannot remove the outcome of savepoint {} of job {}; garbage collection will ({})",
-                    request.savepointId(), request.jobId(), outcome, e);
-        }
-    }
-
-    /**
      * The publishing step reported an error: it took effect when the target holds our metadata;
      * it certainly did not when staging is still whole or was taken away; otherwise nobody can tell.
      */
@@ -558,12 +379,20 @@ public final class StagedSavepointWriter implements SavepointWriter {
             abortQuietly();
             throw failed(stagingIntact ? "publishing failed" : "its staging area was removed before publication", e);
         }
-        state = State.ABORTED;
-        inFlight.release(lease);
+        letGo();
         throw unknown("publishing failed and its outcome cannot be read back", e);
     }
 
-    private SavepointAlreadyExistsException alreadyExists(Exception cause) {
+    /**
+     * Ends the attempt without cleaning anything, when whether it published cannot be told: its
+     * files stay for a reader to find or for garbage collection, its lease is released.
+     */
+    void letGo() {
+        state = State.ABORTED;
+        inFlight.release(lease);
+    }
+
+    SavepointAlreadyExistsException alreadyExists(Exception cause) {
         boolean published;
         try {
             published = fs.stat(fs.child(target, MetadataCodec.FILE_NAME)).isPresent();
@@ -580,12 +409,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 + request.jobId() + ": another savepoint with this id was published first (" + target + ")", cause);
     }
 
-    private SavepointCommitFailedException failed(String why, Throwable cause) {
+    SavepointCommitFailedException failed(String why, Throwable cause) {
         return new SavepointCommitFailedException("Cannot commit savepoint " + request.savepointId() + " of job "
                 + request.jobId() + ": " + why + "; nothing was published and staging was cleaned (" + workDir + ")", cause);
     }
 
-    private SavepointCommitStateUnknownException unknown(String why, Throwable cause) {
+    SavepointCommitStateUnknownException unknown(String why, Throwable cause) {
         return new SavepointCommitStateUnknownException("Cannot tell whether savepoint " + request.savepointId()
                 + " of job " + request.jobId() + " was committed: " + why + "; list the job's savepoints before"
                 + " cleaning anything (" + target + ")", cause);
@@ -608,7 +437,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         listener.onAbort(request.jobId(), request.savepointId(), took);
     }
 
-    private void abortQuietly() {
+    void abortQuietly() {
         try {
             abort();
         } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import io.keepsake.storage.StorageRootNotFoundException;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +38,11 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
     protected FileSystemStorageFactory(String identifier, Set<String> keys, List<String> prefixes,
                                        Set<String> storageTypes) {
         this.identifier = identifier;
-        this.keys = Set.copyOf(keys);
+        // create-roots is taken out of the map before parsing; it is named here so that the list of
+        // known keys in an unknown-key error shows it.
+        Set<String> known = new HashSet<>(keys);
+        known.add(StorageOptions.CREATE_ROOTS);
+        this.keys = Set.copyOf(known);
         this.prefixes = List.copyOf(prefixes);
         this.storageTypes = Set.copyOf(storageTypes);
     }

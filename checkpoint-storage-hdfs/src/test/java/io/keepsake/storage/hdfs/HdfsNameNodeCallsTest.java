@@ -6,6 +6,7 @@ import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.internal.InFlightAttempts;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -59,7 +60,7 @@ class HdfsNameNodeCallsTest {
         }
 
         private void count(String what) {
-            if (!Thread.currentThread().getName().startsWith("keepsake-lease-renewer")) {
+            if (!Thread.currentThread().getName().equals(InFlightAttempts.RENEWER_THREAD_NAME)) {
                 calls.merge(what, 1, Integer::sum);
             }
         }

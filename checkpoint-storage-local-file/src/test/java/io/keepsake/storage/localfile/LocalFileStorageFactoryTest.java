@@ -35,6 +35,42 @@ class LocalFileStorageFactoryTest {
         }
     }
 
+    /** Issue 24, item 7: the library accepts the backend names the operator tool accepts. */
+    @Test
+    void theToolsAliasesOfTheLocalBackendFindItToo() {
+        for (String name : List.of("local", "file", "LocalFile", " localfile ")) {
+            assertThat(CheckpointStorageFactories.find(name)).as(name).isInstanceOf(LocalFileStorageFactory.class);
+        }
+        assertThat(CheckpointStorageFactories.canonicalId("Local")).isEqualTo("localfile");
+        assertThat(CheckpointStorageFactories.canonicalId("HDFS")).isEqualTo("hdfs");
+    }
+
+    @Test
+    void anExactIdWinsOverItsCanonicalForm() {
+        CheckpointStorageFactory local = new CheckpointStorageFactory() {
+            @Override
+            public String factoryIdentifier() {
+                return "local";
+            }
+
+            @Override
+            public CheckpointStorage create(Map<String, String> configuration) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        assertThat(CheckpointStorageFactories.select("local", List.of(new LocalFileStorageFactory(), local).iterator()))
+                .isSameAs(local);
+    }
+
+    @Test
+    void anUnknownKeyErrorListsCreateRootsAmongTheKnownKeys() {
+        assertThatThrownBy(() -> new LocalFileStorageFactory().create(Map.of("namespace", temp.toString(),
+                "create-root", "false")))
+                .isInstanceOf(InvalidStorageArgumentException.class)
+                .hasMessageContaining("unknown key(s) [create-root]")
+                .hasMessageMatching("(?s).*known keys are \\[.*create-roots.*\\].*");
+    }
+
     @Test
     void anUnknownIdListsTheIdsFound() {
         assertThatThrownBy(() -> CheckpointStorageFactories.find("s3-magic"))

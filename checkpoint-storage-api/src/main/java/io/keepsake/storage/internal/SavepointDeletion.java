@@ -1,0 +1,246 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.StorageFileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Deleting savepoints on purpose, for {@link SavepointStore}: one by id or every one of a job.
+ * Only what Keepsake wrote is removed, by name and never a folder recursively: a published
+ * savepoint's decision and index marker, its {@code _metadata.ser}, the files its manifest names,
+ * then the files of attempts at the id that are not in flight. Nothing is removed under a root
+ * Keepsake has not marked as its own. Stateless over the store; thread-safe.
+ */
+final class SavepointDeletion {
+
+    /** Logged under the store's name, as before deletion moved out of it. */
+    private static final Logger LOG = LoggerFactory.getLogger(SavepointStore.class);
+
+    private final StorageLayout layout;
+    private final StorageFileSystem fs;
+    private final InFlightAttempts inFlight;
+    private final SavepointStore store;
+
+    SavepointDeletion(StorageLayout layout, InFlightAttempts inFlight, SavepointStore store) {
+        this.layout = layout;
+        this.fs = layout.fileSystem();
+        this.inFlight = inFlight;
+        this.store = store;
+    }
+
+    /**
+     * Deletes one savepoint, {@code _metadata.ser} first, then exactly the files its manifest names,
+     * by name, then the folder if that left it empty; never a folder recursively, so a new attempt
+     * at the same id writing into the folder meanwhile (its files carry its attempt id) keeps its
+     * files, and entries Keepsake did not write stay (logged). A folder without metadata loses only
+     * the files of attempts that are not in flight, each after its outcome says "collected"
+     * (create-if-absent publication), or Keepsake's own files when no attempt is writing it (atomic
+     * rename). Nothing is removed under a root Keepsake has not marked as its own.
+     *
+     * @return what was removed and what was left, with the reason
+     * @throws SavepointNotFoundException when there is no such folder, or it holds nothing Keepsake wrote
+     */
+    OwnedRemoval.Result delete(String jobId, String savepointId) {
+        String dir = layout.savepointDir(jobId, savepointId);
+        String what = "delete savepoint " + savepointId + " of job " + jobId;
+        if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), what)) {
+            throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
+        }
+        OwnedRemoval removal = new OwnedRemoval(layout, inFlight);
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        boolean unpublished = false;
+        try {
+            Optional<FileStatus> status = fs.stat(dir);
+            if (status.isEmpty() || !status.get().directory()) {
+                throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
+            }
+            Optional<SavepointHandle> handle = Optional.empty();
+            boolean hasMetadata = true;
+            try {
+                handle = Optional.of(store.readMetadata(jobId, savepointId));
+            } catch (SavepointNotFoundException none) {
+                hasMetadata = false;
+            } catch (SavepointStorageException unreadable) {
+                LOG.warn("Deleting savepoint {} of job {} whose metadata does not verify: {}", savepointId, jobId,
+                        unreadable.getMessage());
+            }
+            if (hasMetadata) {
+                handle.ifPresent(h -> dropDecisionOf(h, jobId, savepointId));
+                deleteIndexMarkers(jobId, savepointId);
+                String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
+                if (!fs.delete(metadata, false)) {
+                    throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it meanwhile ("
+                            + dir + ")");
+                }
+                result.deleted().add(metadata);
+                unpublished = true;
+                fs.syncDirectory(dir);
+                for (String file : handle.map(h -> OwnedRemoval.files(h.meta())).orElse(List.of())) {
+                    removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
+                }
+            }
+            result.addAll(deleteAttempts(dir, jobId, savepointId, what, hasMetadata, removal));
+            if (fs.stat(dir).isPresent()) {
+                removal.removeFolderIfEmpty(dir, result);
+            }
+        } catch (NoSuchFileException e) {
+            if (unpublished) {
+                // this delete removed the metadata; a collection in another process took the rest
+                LOG.debug("Deleting savepoint {} of job {}: {} was collected meanwhile", savepointId, jobId, e.getFile());
+                return result;
+            }
+            throw new SavepointNotFoundException("Cannot " + what + ": " + e.getFile() + " vanished while it was being"
+                    + " deleted (another process deleted it meanwhile) (" + dir + ")");
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            throw new SavepointStorageException("Cannot " + what + ": the folder was filled again while it was being"
+                    + " deleted (an attempt at this id began meanwhile) (" + dir + ")", e);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot " + what + ": " + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + " (" + dir + ")", e);
+        }
+        if (!result.kept().isEmpty() || !result.failed().isEmpty()) {
+            LOG.warn("Deleting savepoint {} of job {} left {} {}", savepointId, jobId, result.kept(), result.failed());
+        }
+        LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
+        return result;
+    }
+
+    /**
+     * Before a published savepoint goes: the decision of the attempt that published it, when it is
+     * still there (a writer on an object store between its publication and tidying up, or one that
+     * died there; a crash between the two halves of a local rename), is removed first, so that no
+     * collection can take it for a gone writer's unfinished publication and publish it again.
+     */
+    private void dropDecisionOf(SavepointHandle handle, String jobId, String savepointId) {
+        for (ManifestEntry e : handle.meta().manifest()) {
+            Optional<String> attempt = StorageLayout.payloadAttempt(savepointId, e.file());
+            if (attempt.isPresent()) {
+                String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attempt.get());
+                if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING)
+                        .isPresent()) {
+                    try {
+                        fs.delete(outcome, false);
+                    } catch (IOException ex) {
+                        throw new SavepointStorageException("Cannot delete savepoint " + savepointId + " of job " + jobId
+                                + ": removing the decision that published it failed: " + ex.getMessage() + " ("
+                                + outcome + ")", ex);
+                    }
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Removes the index markers of one savepoint (before its metadata, so a crash leaves the
+     * savepoint without a marker, which readers handle by reading its metadata).
+     */
+    private void deleteIndexMarkers(String jobId, String savepointId) throws IOException {
+        String indexDir = layout.indexDir(jobId);
+        try {
+            Optional<String> name = StorageLayout.indexMarker(savepointId, store.readMetadata(jobId, savepointId).meta().manifest());
+            if (name.isPresent()) {
+                fs.delete(fs.child(indexDir, name.get()), false);
+                return;
+            }
+        } catch (SavepointStorageException unreadable) {
+            // no verified metadata to name the marker by: look for any marker of this id
+        }
+        for (FileStatus s : fs.list(indexDir)) {
+            if (StorageLayout.parseMarker(s.name()).filter(m -> m.savepointId().equals(savepointId)).isPresent()) {
+                fs.delete(fs.child(indexDir, s.name()), false);
+            }
+        }
+    }
+
+    /**
+     * What is left in a savepoint folder after its published files went (or in one that never had
+     * metadata): files of attempts that are not in flight. Without metadata, a folder holding only
+     * entries Keepsake did not write is "not found", and one an attempt is writing fails.
+     */
+    private OwnedRemoval.Result deleteAttempts(String dir, String jobId, String savepointId, String what,
+                                               boolean hadMetadata, OwnedRemoval removal) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        boolean renameMode = fs.capabilities().contains(io.keepsake.storage.spi.FsCapability.ATOMIC_DIRECTORY_RENAME);
+        List<FileStatus> entries = fs.list(dir);
+        if (!hadMetadata) {
+            requireCollectable(dir, savepointId, what, entries, renameMode);
+        }
+        java.util.Set<String> attempts = new java.util.TreeSet<>();
+        for (FileStatus s : entries) {
+            Optional<String> attempt = s.regularFile() ? StorageLayout.payloadAttempt(savepointId, s.name())
+                    : Optional.empty();
+            if (attempt.isPresent()) {
+                attempts.add(attempt.get());
+            } else if (renameMode && !hadMetadata && s.regularFile() && StorageLayout.isStagedFile(s.name())) {
+                removal.deleteFile(fs.child(dir, s.name()), result);
+            } else {
+                result.keep(fs.child(dir, s.name()), "Keepsake did not write it");
+            }
+        }
+        long now = System.currentTimeMillis();
+        for (String attempt : attempts) {
+            if (removal.attemptAlive(jobId, attempt, now)) {
+                result.keep(OwnedRemoval.attemptFilesPath(dir, attempt), "attempt " + attempt + " is writing it");
+            } else {
+                result.addAll(removal.collectAttempt(jobId, dir, attempt));
+            }
+        }
+        return result;
+    }
+
+    private void requireCollectable(String dir, String savepointId, String what, List<FileStatus> entries,
+                                    boolean renameMode) throws IOException {
+        String jobId = layout.jobIdOf(dir);
+        boolean keepsakeEntry = false;
+        for (FileStatus s : entries) {
+            if (s.name().equals(MetadataCodec.FILE_NAME)) {
+                throw new SavepointStorageException("Cannot " + what + ": it was published while being deleted;"
+                        + " nothing was deleted, delete it again (" + dir + ")");
+            }
+            keepsakeEntry |= s.regularFile() && StorageLayout.isKeepsakeFile(savepointId, s.name());
+        }
+        if (!keepsakeEntry && !entries.isEmpty()) {
+            throw new SavepointNotFoundException("Cannot " + what + ": the folder has no " + MetadataCodec.FILE_NAME
+                    + " and holds only entries Keepsake does not write (" + entries.get(0).name() + "); nothing was"
+                    + " deleted (" + dir + ")");
+        }
+        if (renameMode && (inFlight.contains(dir) || store.isLeased(jobId, savepointId, System.currentTimeMillis()))) {
+            throw new SavepointStorageException("Cannot " + what + ": a savepoint with this id is being written (" + dir
+                    + ")");
+        }
+    }
+
+    /**
+     * Deletes every savepoint of a job; folders Keepsake did not write, and attempts in flight,
+     * stay. Returns how many complete savepoints went.
+     */
+    int deleteAll(String jobId) {
+        if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
+            return 0;
+        }
+        int deleted = 0;
+        for (SavepointEntry e : store.scan(jobId)) {
+            try {
+                delete(jobId, e.savepointId());
+                if (e.handle().isPresent()) {
+                    deleted++;
+                }
+            } catch (SavepointNotFoundException notOurs) {
+                LOG.warn("Keeping {}: {}", e.location(), notOurs.getMessage());
+            }
+        }
+        return deleted;
+    }
+}
