@@ -49,7 +49,10 @@ public final class DemoCommand extends ToolCommand {
         DemoScenario scenario = new DemoScenario(out, dir, DemoCommand::runInProcess);
         boolean ok = scenario.run();
         if (keep) {
-            out.println("Kept the demo's files in " + dir + "; try: keepsake list --namespace " + dir.resolve("checkpoints"));
+            Path namespace = dir.resolve("checkpoints");
+            out.println("Kept the demo's files in " + dir + "; try: keepsake list --namespace " + namespace);
+            out.println("  and: keepsake migrate --namespace " + namespace + " " + DemoScenario.LEGACY_JOB
+                    + " (that job's SeaTunnel 2.3.x checkpoints become a verified savepoint)");
         } else {
             removeTree(dir, created);
             out.println("Removed the demo's files from " + dir + " (give --keep to keep them)");

@@ -18,8 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What a build that depends on Keepsake gets: for every library module a jar with its
  * Automatic-Module-Name, LICENSE and NOTICE, a sources jar and a javadoc jar without the
- * implementation packages; and a BOM that lists every library module at the project's version.
- * Runs after the library modules are packaged (the tool depends on all of them).
+ * implementation packages, both with LICENSE and NOTICE too; for each self-contained jar (the two
+ * CLI jars and the SeaTunnel plugin jar) a sources jar with the source of every Keepsake class it
+ * holds; and a BOM that lists every library module at the project's version. Runs after the
+ * library modules and the plugin are packaged (the tool depends on every library module and comes
+ * after the plugin in the reactor).
  */
 class ArtifactsIT {
 
@@ -55,23 +58,41 @@ class ArtifactsIT {
         }
         try (JarFile sources = new JarFile(target.resolve(base + "-sources.jar").toFile())) {
             assertThat(sources.stream().map(ZipEntry::getName)).anyMatch(n -> n.endsWith(".java"));
+            assertThat(sources.getEntry("META-INF/LICENSE")).as(base + "-sources.jar").isNotNull();
+            assertThat(sources.getEntry("META-INF/NOTICE")).as(base + "-sources.jar").isNotNull();
         }
         try (JarFile javadoc = new JarFile(target.resolve(base + "-javadoc.jar").toFile())) {
             List<String> names = javadoc.stream().map(ZipEntry::getName).toList();
             assertThat(names).contains("index.html");
             assertThat(names).noneMatch(n -> n.contains("/internal/"));
+            assertThat(names).as(base + "-javadoc.jar").contains("META-INF/LICENSE", "META-INF/NOTICE");
         }
     }
 
-    @Test
-    void theShadedCliJarsCarryAModuleNameAndTheLicense() throws Exception {
-        for (String name : List.of("keepsake.jar", "keepsake-local.jar")) {
-            try (JarFile jar = new JarFile(ROOT.resolve("savepoint-tool/target").resolve(name).toFile())) {
-                assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
-                        .isEqualTo("io.keepsake.tool");
-                assertThat(jar.getEntry("META-INF/NOTICE")).as(name).isNotNull();
-                assertThat(jar.getEntry("META-INF/LICENSE")).as(name).isNotNull();
-            }
+    @ParameterizedTest
+    @CsvSource({
+            "savepoint-tool, keepsake, io.keepsake.tool",
+            "savepoint-tool, keepsake-local, io.keepsake.tool",
+            "seatunnel-plugin, keepsake-seatunnel, io.keepsake.seatunnel"})
+    void theSelfContainedJarsCarryAModuleNameTheLicenseAndASourcesJarForEveryKeepsakeClass(String module, String name,
+                                                                                           String moduleName) throws Exception {
+        Path target = ROOT.resolve(module).resolve("target");
+        List<String> keepsakeClasses;
+        try (JarFile jar = new JarFile(target.resolve(name + ".jar").toFile())) {
+            assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).isEqualTo(moduleName);
+            assertThat(jar.getEntry("META-INF/NOTICE")).as(name).isNotNull();
+            assertThat(jar.getEntry("META-INF/LICENSE")).as(name).isNotNull();
+            keepsakeClasses = jar.stream().map(ZipEntry::getName)
+                    .filter(n -> n.startsWith("io/keepsake/") && !n.startsWith("io/keepsake/shaded/")
+                            && n.endsWith(".class") && !n.contains("$"))
+                    .toList();
+        }
+        assertThat(keepsakeClasses).hasSizeGreaterThan(20);
+        try (JarFile sources = new JarFile(target.resolve(name + "-sources.jar").toFile())) {
+            List<String> names = sources.stream().map(ZipEntry::getName).toList();
+            assertThat(names).as(name + "-sources.jar").contains("META-INF/LICENSE", "META-INF/NOTICE");
+            assertThat(names).as(name + "-sources.jar")
+                    .containsAll(keepsakeClasses.stream().map(c -> c.replaceFirst("\\.class$", ".java")).toList());
         }
     }
 

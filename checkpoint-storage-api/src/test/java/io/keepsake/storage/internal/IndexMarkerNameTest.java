@@ -1,8 +1,12 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointRequest;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +35,22 @@ class IndexMarkerNameTest {
         assertThat(m.savepointId()).isEqualTo("sp@1-é");
         assertThat(m.claims()).containsExactly(Map.entry(-1, Long.MIN_VALUE), Map.entry(2, 7L),
                 Map.entry(10, Long.MAX_VALUE));
+    }
+
+    @Test
+    void theMarkerInFormatsMdIsOneKeepsakeWritesForAGeneratedId() throws IOException {
+        String formats = Files.readString(Path.of("../docs/formats.md"));
+        Matcher example = Pattern.compile("`([^`\\s]+@sp-[^`\\s]+)`").matcher(formats);
+        assertThat(example.find()).as("an index marker example in docs/formats.md").isTrue();
+        StorageLayout.Marker marker = StorageLayout.parseMarker(example.group(1)).orElseThrow();
+        List<ManifestEntry> manifest = marker.claims().entrySet().stream()
+                .map(e -> new ManifestEntry(e.getKey(), e.getValue(), "pipeline-" + e.getKey() + ".wire", 1, "0".repeat(64)))
+                .toList();
+        assertThat(StorageLayout.indexMarker(marker.savepointId(), manifest)).contains(example.group(1));
+        String generated = SavepointRequest.generateId(System.currentTimeMillis());
+        Pattern idShape = Pattern.compile("sp-\\d{13,}-[0-9a-f]{8}");
+        assertThat(generated).matches(idShape);
+        assertThat(marker.savepointId()).matches(idShape).hasSameSizeAs(generated);
     }
 
     @Test

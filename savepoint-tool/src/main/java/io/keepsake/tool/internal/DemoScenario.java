@@ -35,7 +35,9 @@ import java.util.stream.Stream;
  * The demo's story, on the local-file backend in a fresh directory: the sequence that loses
  * savepoints in engines today (checkpoints with max-retained rotation, stop-with-savepoint,
  * upgrade, restore with the same job id, more checkpoints, finish, terminal cleanup), followed
- * by what an operator sees and a corrupted copy being caught. Every step prints what it did and
+ * by a second job that is still on SeaTunnel 2.3.x checkpoint files (what {@code keepsake migrate}
+ * rewrites; the demo leaves them in place), what an operator sees and a corrupted copy being
+ * caught. Every step prints what it did and
  * each check it made; the run passes only if every check passed. The first unexpected error ends
  * the run as a failure. Not thread-safe; one run per instance.
  */
@@ -44,10 +46,16 @@ public final class DemoScenario {
     /** The demo job's id (SeaTunnel job ids are decimal longs). */
     public static final String JOB = "700000000000004242";
 
+    /** A job that never took a savepoint: its SeaTunnel 2.3.x checkpoint files stay for {@code keepsake migrate}. */
+    public static final String LEGACY_JOB = "700000000000004343";
+
+    /** The checkpoint id the demo job's savepoint holds (stop-with-savepoint after checkpoint 5). */
+    public static final long SAVEPOINT_CHECKPOINT = 6;
+
     private static final long JOB_ID = Long.parseLong(JOB);
     private static final List<Integer> PIPELINES = List.of(1, 2);
     private static final int MAX_RETAINED = 2;
-    private static final int STEPS = 10;
+    private static final int STEPS = 11;
     private static final String BACKEND = "localfile";
 
     private final PrintWriter out;
@@ -125,7 +133,7 @@ public final class DemoScenario {
 
         begin("Run the job: checkpoints 1 to 5 through the legacy SPI, max-retained " + MAX_RETAINED);
         for (long c = 1; c <= 5; c++) {
-            checkpoint(storage, c, CheckpointType.CHECKPOINT_TYPE);
+            checkpoint(storage, JOB, c, CheckpointType.CHECKPOINT_TYPE);
         }
         info("each checkpoint encoded with LegacyCheckpointCodec, as a SeaTunnel 2.3.x engine writes it");
         checkRetained(storage, List.of(4L, 5L));
@@ -136,8 +144,9 @@ public final class DemoScenario {
         check(latest.equals(expected(5, CheckpointType.CHECKPOINT_TYPE)),
                 "the latest checkpoint of each pipeline reads back equal through the legacy SPI");
 
-        begin("Stop with savepoint (SavepointSaveSession, kind manual)");
-        Map<Integer, CompletedCheckpoint> savepointState = expected(6, CheckpointType.SAVEPOINT_TYPE);
+        begin("Stop with savepoint: checkpoint " + SAVEPOINT_CHECKPOINT + " of every pipeline (SavepointSaveSession,"
+                + " kind manual)");
+        Map<Integer, CompletedCheckpoint> savepointState = expected(SAVEPOINT_CHECKPOINT, CheckpointType.SAVEPOINT_TYPE);
         SavepointHandle savepoint;
         try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, JOB, PIPELINES)
                 .kind(SavepointKind.MANUAL).open()) {
@@ -148,6 +157,8 @@ public final class DemoScenario {
             savepoint = session.commit();
         }
         info("savepoint " + savepoint.savepointId() + " committed at " + savepoint.location());
+        info("it holds checkpoint " + SAVEPOINT_CHECKPOINT + " of pipelines " + PIPELINES
+                + "; the legacy checkpoint files stay at 4 and 5");
         SavepointMeta meta = savepoint.meta();
         check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the savepoint is listed, its metadata verified");
         check(meta.kind() == SavepointKind.MANUAL && meta.formatVersion() == SavepointReaderRegistry.CURRENT_FORMAT_VERSION
@@ -172,28 +183,43 @@ public final class DemoScenario {
         check(restored.checkpoints().equals(savepointState),
                 "restored checkpoints equal what pipelines " + PIPELINES + " reported (whole-object equality)");
         check(restored.warnings().isEmpty(), "no restore warnings");
+        check(restored.nextCheckpointId() == SAVEPOINT_CHECKPOINT + 1, "the engine numbers its next checkpoint "
+                + (SAVEPOINT_CHECKPOINT + 1) + " (nextCheckpointId, after the savepoint's " + SAVEPOINT_CHECKPOINT + ")");
 
-        begin("Resume: checkpoints 7 to 10 with the same rotation");
-        for (long c = 7; c <= 10; c++) {
-            checkpoint(storage, c, CheckpointType.CHECKPOINT_TYPE);
+        begin("Resume after the savepoint's checkpoint " + SAVEPOINT_CHECKPOINT + ": checkpoints 7 to 10 with the same"
+                + " rotation");
+        for (long c = SAVEPOINT_CHECKPOINT + 1; c <= 10; c++) {
+            checkpoint(storage, JOB, c, CheckpointType.CHECKPOINT_TYPE);
         }
         checkRetained(storage, List.of(9L, 10L));
         check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "rotation left the savepoint alone");
 
         begin("Finish: final checkpoint 11, then terminal cleanup deleteCheckpoint(jobId)");
-        checkpoint(storage, 11, CheckpointType.COMPLETED_POINT_TYPE);
+        checkpoint(storage, JOB, 11, CheckpointType.COMPLETED_POINT_TYPE);
         storage.deleteCheckpoint(JOB);
         check(storage.getAllCheckpoints(JOB).isEmpty() && !Files.exists(Path.of(config.get(StorageOptions.NAMESPACE), JOB)),
                 "the job's checkpoint folder is gone");
         check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the savepoint survived terminal cleanup");
 
-        begin("Operator view: keepsake list and keepsake verify");
+        begin("Another job, " + LEGACY_JOB + ", still on SeaTunnel 2.3.x checkpoint files: checkpoints 1 to 3");
+        for (long c = 1; c <= 3; c++) {
+            checkpoint(storage, LEGACY_JOB, c, CheckpointType.CHECKPOINT_TYPE);
+        }
+        check(savepoints.listSavepoints(LEGACY_JOB).isEmpty(), "it has no savepoint");
+        info("its files are what keepsake migrate rewrites as a verified savepoint; the demo leaves them as they are");
+
+        begin("Operator view: keepsake list, keepsake verify and keepsake migrate --dry-run");
         String namespace = config.get(StorageOptions.NAMESPACE);
         Result list = runTool("list", "--namespace", namespace);
         check(list.exitCode() == 0 && list.stdout().contains(savepoint.savepointId()) && list.stdout().contains(" ok"),
                 "list exits 0 and shows the savepoint with status ok");
+        check(list.stdout().contains(LEGACY_JOB), "list shows job " + LEGACY_JOB + " among the jobs with SeaTunnel"
+                + " 2.3.x checkpoints");
         Result verify = runTool("verify", "--namespace", namespace, JOB);
         check(verify.exitCode() == 0 && verify.stdout().contains("OK"), "verify reads every byte and exits 0");
+        Result dryRun = runTool("migrate", "--namespace", namespace, "--dry-run", LEGACY_JOB);
+        check(dryRun.exitCode() == 0 && savepoints.listSavepoints(LEGACY_JOB).isEmpty(),
+                "migrate --dry-run exits 0 and writes nothing");
 
         begin("Restore again after cleanup");
         check(restorer.recoverLatest(JOB).checkpoints().equals(savepointState), "the same state restores again");
@@ -229,21 +255,23 @@ public final class DemoScenario {
     }
 
     /** What the engine's coordinator does per completed checkpoint: store every pipeline's, then rotate. */
-    private void checkpoint(CheckpointStorage storage, long checkpointId, CheckpointType type) throws Exception {
+    private void checkpoint(CheckpointStorage storage, String job, long checkpointId, CheckpointType type)
+            throws Exception {
         for (int p : PIPELINES) {
-            CompletedCheckpoint cp = DemoState.checkpoint(JOB_ID, p, checkpointId, type);
-            storage.storeCheckPoint(new PipelineState(JOB, p, checkpointId, LegacyCheckpointCodec.encodeCheckpoint(cp)));
+            CompletedCheckpoint cp = DemoState.checkpoint(Long.parseLong(job), p, checkpointId, type);
+            storage.storeCheckPoint(new PipelineState(job, p, checkpointId, LegacyCheckpointCodec.encodeCheckpoint(cp)));
             List<String> expired = new ArrayList<>();
-            for (PipelineState s : storage.getCheckpointsByJobIdAndPipelineId(JOB, Integer.toString(p))) {
+            for (PipelineState s : storage.getCheckpointsByJobIdAndPipelineId(job, Integer.toString(p))) {
                 if (s.checkpointId() <= checkpointId - MAX_RETAINED) {
                     expired.add(Long.toString(s.checkpointId()));
                 }
             }
             if (!expired.isEmpty()) {
-                storage.deleteCheckpoint(JOB, Integer.toString(p), expired);
+                storage.deleteCheckpoint(job, Integer.toString(p), expired);
             }
         }
-        info("checkpoint " + checkpointId + " (" + type.typeName() + ") stored for pipelines " + PIPELINES);
+        info("checkpoint " + checkpointId + " (" + type.typeName() + ") stored for pipelines " + PIPELINES
+                + (job.equals(JOB) ? "" : " of job " + job));
     }
 
     private void checkRetained(CheckpointStorage storage, List<Long> ids) throws Exception {
