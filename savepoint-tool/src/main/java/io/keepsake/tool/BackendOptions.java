@@ -64,7 +64,7 @@ public final class BackendOptions {
     private static final String S3 = "s3";
     private static final Set<String> S3_SCHEMES = Set.of("s3", "s3a", "s3n");
 
-    @Option(names = "--backend", paramLabel = "ID",
+    @Option(names = "--backend", paramLabel = "ID", completionCandidates = BackendNames.class,
             description = "Storage factory id, found through ServiceLoader: localfile (alias local), hdfs or s3"
                     + " (default: the --config file's type, else s3 for an s3:// or s3a:// path, hdfs for another"
                     + " remote path, else localfile).")

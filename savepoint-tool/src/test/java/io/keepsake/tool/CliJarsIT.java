@@ -63,6 +63,20 @@ class CliJarsIT {
     }
 
     @Test
+    void bothJarsPrintTheVersionTheirManifestCarries() throws Exception {
+        for (Path jar : List.of(FULL, LOCAL)) {
+            String version;
+            try (JarFile f = new JarFile(jar.toFile())) {
+                version = f.getManifest().getMainAttributes().getValue("Implementation-Version");
+            }
+            Run r = run(jar, "--version");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out()).as("%s", jar).isEqualTo("keepsake " + version + " (savepoint format version 1)"
+                    + System.lineSeparator());
+        }
+    }
+
+    @Test
     void theSmallJarRefusesHdfsByName() throws Exception {
         Run r = run(LOCAL, "list", "--backend", "hdfs", "--namespace", temp.resolve("ns").toString());
         assertThat(r.exitCode()).isNotZero();
