@@ -3,12 +3,12 @@ package io.keepsake.tool.internal;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.LegacyCheckpoints;
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointAlreadyExistsException;
-import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointNotFoundException;
@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,9 +46,12 @@ import java.util.stream.Collectors;
  * equality with what was decoded. A bundle that does not read back equal is deleted at once, so
  * a restore can never pick it up. The legacy files are never modified.
  *
- * <p>On a {@link KeepsakeStorage} the job's checkpoint files are listed, so that a pipeline
- * whose newest file cannot be read fails the migration (naming the file) instead of being left
- * out or replaced by an older checkpoint.
+ * <p>Reading ({@link #read}) and writing ({@link #write}) are separate steps, so that a checkpoint
+ * that does not decode is found before anything is created. On a {@link KeepsakeStorage} the job's
+ * checkpoint files are listed, so that a pipeline whose newest file cannot be read fails the
+ * migration (naming the file and the pipeline's other checkpoints) instead of being left out or
+ * replaced by an older checkpoint unasked; an older one is migrated only when chosen
+ * ({@link CheckpointChoice}).
  *
  * <p>Migration is idempotent: the default savepoint id is derived from the migrated checkpoints,
  * and a savepoint with that id that records the same checkpoints
@@ -152,20 +156,20 @@ public final class LegacyMigration {
     }
 
     /**
-     * Migrates the job's latest legacy checkpoints into a new savepoint, or reports that an earlier run did.
+     * Writes decoded legacy checkpoints of a job as a new savepoint and verifies it, or reports
+     * that an earlier run did; nothing is written before this is called, so a checkpoint that does
+     * not decode ({@link #read}) leaves no trace.
      *
+     * @param legacy      the decoded checkpoints, one per pipeline ({@link #read})
      * @param savepointId the new savepoint's id, or null for {@link #defaultSavepointId}
-     * @param dryRun      true to decode and report only, writing nothing
+     * @param dryRun      true to report only, writing nothing
      * @param written     counts the payload bytes written (and, through the returned savepoint, nothing else)
      * @param readBack    counts the payload bytes read back while verifying
-     * @throws SavepointNotFoundException      when the job has no legacy checkpoint
-     * @throws SavepointCorruptedException     when a legacy checkpoint does not decode
      * @throws SavepointAlreadyExistsException when a different savepoint with that id is already committed
      * @throws SavepointStorageException       when writing fails or the bundle does not read back equal
      */
-    public static Result migrate(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId,
-                                 String savepointId, boolean dryRun, Progress written, Progress readBack) {
-        List<LegacyCheckpoint> legacy = readLatest(checkpoints, jobId);
+    public static Result write(SavepointStorage savepoints, String jobId, List<LegacyCheckpoint> legacy,
+                               String savepointId, boolean dryRun, Progress written, Progress readBack) {
         String id = savepointId != null ? savepointId : defaultSavepointId(legacy);
         Optional<SavepointHandle> existing = existing(savepoints, jobId, id);
         if (existing.isPresent()) {
@@ -205,10 +209,11 @@ public final class LegacyMigration {
         return new Result(handle, id, legacy, false);
     }
 
-    /** Migrates with neither a dry run nor progress; see {@link #migrate(CheckpointStorage, SavepointStorage, String, String, boolean, Progress, Progress)}. */
+    /** Reads the newest checkpoints and migrates them, with neither a dry run nor progress (for tests and embedding). */
     public static Result migrate(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId,
                                  String savepointId) {
-        return migrate(checkpoints, savepoints, jobId, savepointId, false, Progress.none(), Progress.none());
+        return write(savepoints, jobId, read(checkpoints, jobId, CheckpointChoice.NEWEST), savepointId, false,
+                Progress.none(), Progress.none());
     }
 
     private static Optional<SavepointHandle> existing(SavepointStorage savepoints, String jobId, String id) {
@@ -285,27 +290,109 @@ public final class LegacyMigration {
     }
 
     /**
-     * The latest legacy checkpoint of every pipeline of a job, decoded, in pipeline order. On a
-     * {@link KeepsakeStorage} the newest file of each pipeline must decode (naming the file when it
-     * does not) rather than being replaced by an older checkpoint.
+     * The legacy checkpoint of every pipeline of a job that {@code choice} selects (the newest
+     * unless one was chosen), decoded, in pipeline order. On a {@link KeepsakeStorage} each selected
+     * file must decode: one that does not fails, naming the file and the pipeline's other
+     * checkpoints, rather than being replaced by an older one unasked. Other storages give their
+     * latest checkpoints through the legacy SPI, and cannot choose.
      *
-     * @throws SavepointNotFoundException  when the job has no legacy checkpoint
-     * @throws SavepointCorruptedException when a pipeline's latest checkpoint does not decode
+     * @throws SavepointNotFoundException  when the job has no legacy checkpoint, or not the one chosen
+     * @throws CheckpointCorruptedException when a selected checkpoint does not decode
+     * @throws io.keepsake.tool.ToolUsageException when a checkpoint was chosen on a storage that does not list files
      */
-    public static List<LegacyCheckpoint> readLatest(CheckpointStorage checkpoints, String jobId) {
-        List<LegacyCheckpoints.Decoded> decoded;
-        String where;
-        if (checkpoints instanceof KeepsakeStorage storage) {
-            decoded = LegacyCheckpoints.newest(storage, jobId);
-            where = storage.namespace() + "/" + jobId;
-        } else {
-            decoded = LegacyCheckpoints.latest(checkpoints, jobId);
-            where = "the checkpoint storage";
+    public static List<LegacyCheckpoint> read(CheckpointStorage checkpoints, String jobId, CheckpointChoice choice) {
+        if (!(checkpoints instanceof KeepsakeStorage storage)) {
+            if (!choice.newest()) {
+                throw new io.keepsake.tool.ToolUsageException("Cannot migrate job " + jobId + " with --checkpoint:"
+                        + " this storage does not list its checkpoint files, so only the latest can be migrated");
+            }
+            List<LegacyCheckpoints.Decoded> decoded = LegacyCheckpoints.latest(checkpoints, jobId);
+            if (decoded.isEmpty()) {
+                throw new SavepointNotFoundException("Cannot migrate job " + jobId + ": it has no legacy checkpoint"
+                        + " (the checkpoint storage)");
+            }
+            return legacyCheckpoints(decoded);
         }
-        if (decoded.isEmpty()) {
+        String where = storage.namespace() + "/" + jobId;
+        Map<Integer, List<CheckpointFile>> byPipeline = filesByPipeline(storage, jobId);
+        if (byPipeline.isEmpty()) {
             throw new SavepointNotFoundException("Cannot migrate job " + jobId + ": it has no legacy checkpoint ("
                     + where + ")");
         }
+        for (Integer pipeline : choice.byPipeline().keySet()) {
+            if (!byPipeline.containsKey(pipeline)) {
+                throw new SavepointNotFoundException("Cannot migrate job " + jobId + ": it has no checkpoint of"
+                        + " pipeline " + pipeline + " (--checkpoint " + pipeline + ":" + choice.forPipeline(pipeline)
+                        + "); its pipelines are " + byPipeline.keySet() + " (" + where + ")");
+            }
+        }
+        List<CheckpointFile> selected = new ArrayList<>();
+        byPipeline.forEach((pipeline, files) -> selected.add(select(jobId, pipeline, files, choice, where)));
+        try {
+            return legacyCheckpoints(LegacyCheckpoints.read(storage, jobId, selected));
+        } catch (CheckpointCorruptedException e) {
+            throw unreadable(jobId, e, selected, byPipeline, choice);
+        }
+    }
+
+    /** The job's checkpoint files by pipeline, newest first. */
+    private static Map<Integer, List<CheckpointFile>> filesByPipeline(KeepsakeStorage storage, String jobId) {
+        List<CheckpointFile> files;
+        try {
+            files = storage.checkpointFiles(jobId);
+        } catch (CheckpointStorageException e) {
+            throw new SavepointStorageException("Cannot list the legacy checkpoints of job " + jobId + ": "
+                    + e.getMessage(), e);
+        }
+        Map<Integer, List<CheckpointFile>> byPipeline = new TreeMap<>();
+        for (CheckpointFile f : files) {
+            byPipeline.computeIfAbsent(f.pipelineId(), p -> new ArrayList<>()).add(f);
+        }
+        byPipeline.values().forEach(l -> l.sort(Comparator.comparingLong(CheckpointFile::checkpointId).reversed()));
+        return byPipeline;
+    }
+
+    private static CheckpointFile select(String jobId, int pipeline, List<CheckpointFile> newestFirst,
+                                         CheckpointChoice choice, String where) {
+        Long chosen = choice.forPipeline(pipeline);
+        if (chosen == null) {
+            return newestFirst.get(0);
+        }
+        return newestFirst.stream().filter(f -> f.checkpointId() == chosen).findFirst().orElseThrow(() ->
+                new SavepointNotFoundException("Cannot migrate job " + jobId + ": pipeline " + pipeline + " has no"
+                        + " checkpoint " + chosen + "; it has " + ids(newestFirst, Long.MIN_VALUE) + " (" + where + ")"));
+    }
+
+    /** Says which pipeline's checkpoint does not decode, that nothing was written, and what to do. */
+    private static RuntimeException unreadable(String jobId, CheckpointCorruptedException e,
+                                               List<CheckpointFile> selected,
+                                               Map<Integer, List<CheckpointFile>> byPipeline, CheckpointChoice choice) {
+        Optional<CheckpointFile> bad = selected.stream().filter(f -> f.path().equals(e.file())).findFirst();
+        if (bad.isEmpty()) {
+            return e;
+        }
+        CheckpointFile f = bad.get();
+        int pipeline = f.pipelineId();
+        List<Long> others = ids(byPipeline.get(pipeline), f.checkpointId());
+        String which = choice.forPipeline(pipeline) == null
+                ? "the newest checkpoint of pipeline " + pipeline + " (checkpoint " + f.checkpointId() + ")"
+                : "checkpoint " + f.checkpointId() + " of pipeline " + pipeline + ", chosen with --checkpoint,";
+        String next = others.isEmpty()
+                ? "Pipeline " + pipeline + " has no other checkpoint: put back an intact copy of the file"
+                : "Migrate another checkpoint of pipeline " + pipeline + " with --checkpoint " + pipeline + ":"
+                + others.get(0) + " (it also has " + others.stream().map(String::valueOf)
+                .collect(Collectors.joining(", ")) + "), or put back an intact copy of the file";
+        return new CheckpointCorruptedException(f.path(), "Cannot migrate job " + jobId + ": " + which
+                + " does not decode, so the job was not migrated and nothing was written for it; the file is cut short"
+                + " or damaged, or was not written by SeaTunnel 2.3.x. " + next, null, null, e);
+    }
+
+    /** The checkpoint ids of {@code files} but {@code except}, in their order. */
+    private static List<Long> ids(List<CheckpointFile> files, long except) {
+        return files.stream().map(CheckpointFile::checkpointId).filter(id -> id != except).toList();
+    }
+
+    private static List<LegacyCheckpoint> legacyCheckpoints(List<LegacyCheckpoints.Decoded> decoded) {
         return decoded.stream().map(d -> new LegacyCheckpoint(d.pipelineId(), d.checkpointId(), d.source(),
                 d.checkpoint())).toList();
     }
