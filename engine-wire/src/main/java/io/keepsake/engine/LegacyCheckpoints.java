@@ -10,6 +10,7 @@ import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.wire.LegacyCheckpointCodec;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -84,8 +85,20 @@ public final class LegacyCheckpoints {
             throw new SavepointStorageException("Cannot list the legacy checkpoints of job " + jobId + ": "
                     + e.getMessage(), e);
         }
+        return read(storage, jobId, newest.values());
+    }
+
+    /**
+     * The given checkpoint files of a job (one per pipeline, such as an earlier checkpoint an
+     * operator chose over an unreadable newest one), read and decoded, in the order given; each
+     * must be readable.
+     *
+     * @throws CheckpointCorruptedException when a file does not decode
+     * @throws SavepointStorageException   when a file cannot be read
+     */
+    public static List<Decoded> read(KeepsakeStorage storage, String jobId, Collection<CheckpointFile> files) {
         List<Decoded> decoded = new ArrayList<>();
-        for (CheckpointFile f : newest.values()) {
+        for (CheckpointFile f : files) {
             PipelineState state;
             try {
                 state = storage.getCheckpoint(jobId, Integer.toString(f.pipelineId()), Long.toString(f.checkpointId()));
@@ -93,8 +106,8 @@ public final class LegacyCheckpoints {
                 if (e.getCause() instanceof CheckpointCorruptedException corrupted) {
                     throw corrupted;
                 }
-                throw new SavepointStorageException("Cannot read the newest legacy checkpoint of job " + jobId
-                        + " pipeline " + f.pipelineId() + ": " + e.getMessage() + " (" + f.path() + ")", e);
+                throw new SavepointStorageException("Cannot read legacy checkpoint " + f.checkpointId() + " of job "
+                        + jobId + " pipeline " + f.pipelineId() + ": " + e.getMessage() + " (" + f.path() + ")", e);
             }
             decoded.add(decode(jobId, state, f.path()));
         }

@@ -65,10 +65,10 @@ public final class BackendOptions {
     private static final String S3 = "s3";
     private static final Set<String> S3_SCHEMES = Set.of("s3", "s3a", "s3n");
 
-    @Option(names = "--backend", paramLabel = "ID",
-            description = "Storage factory id, found through ServiceLoader: localfile (alias local), hdfs or s3"
-                    + " (default: the --config file's type, else s3 for an s3:// or s3a:// path, hdfs for another"
-                    + " remote path, else localfile).")
+    @Option(names = "--backend", paramLabel = "ID", completionCandidates = BackendNames.class,
+            description = "Storage factory id, found through ServiceLoader: localfile (alias local) in both jars;"
+                    + " hdfs and s3 in keepsake.jar, not in keepsake-local.jar (default: the --config file's type,"
+                    + " else s3 for an s3:// or s3a:// path, hdfs for another remote path, else localfile).")
     String backend;
 
     @Option(names = "--namespace", paramLabel = "PATH",
@@ -325,8 +325,30 @@ public final class BackendOptions {
      * @throws CheckpointStorageException  when the storage cannot be reached or set up
      */
     OpenedStorage open(boolean readOnly, SavepointPath path) throws CheckpointStorageException {
-        Resolved resolved = resolve(readOnly, path);
-        CheckpointStorageFactory factory = CheckpointStorageFactories.find(resolved.backend());
+        return open(resolve(readOnly, path));
+    }
+
+    /**
+     * Opens the storage to read checkpoints only: nothing is created and the savepoint root is not
+     * looked at (a command that reads checkpoints before it writes a savepoint may find it missing).
+     *
+     * @throws io.keepsake.storage.StorageRootNotFoundException when the namespace is missing
+     * @throws CheckpointStorageException  when the storage cannot be reached
+     */
+    OpenedStorage openForCheckpoints() throws CheckpointStorageException {
+        Resolved all = resolve(true, null);
+        Map<String, String> configuration = new TreeMap<>(all.configuration());
+        configuration.remove(StorageOptions.SAVEPOINT_PATH);
+        return open(new Resolved(all.backend(), Collections.unmodifiableMap(configuration)));
+    }
+
+    private OpenedStorage open(Resolved resolved) throws CheckpointStorageException {
+        CheckpointStorageFactory factory;
+        try {
+            factory = CheckpointStorageFactories.find(resolved.backend());
+        } catch (io.keepsake.storage.InvalidStorageArgumentException e) {
+            throw BackendNames.notFound(resolved.backend(), BackendNames.ids(), BackendNames.runningJarTitle(), e);
+        }
         CheckpointStorage storage = factory.create(resolved.configuration());
         if (!(storage instanceof SavepointStorage savepoints)) {
             storage.close();

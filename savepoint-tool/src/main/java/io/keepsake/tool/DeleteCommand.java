@@ -45,7 +45,7 @@ public final class DeleteCommand extends StorageCommand {
     /** Refuses a missing or ambiguous target, and any deletion without --yes. */
     @Override
     protected void validate() {
-        SavepointTarget t = SavepointTarget.of("delete", target);
+        SavepointTarget t = SavepointTarget.of("delete", target).requireFolder("delete");
         if (all == (t.savepointId() != null)) {
             throw new ToolUsageException("Cannot delete: name one SAVEPOINT of job " + t.jobId() + " (or its path), or give"
                     + " --all, not " + (all ? "both" : "neither"));

@@ -1,7 +1,6 @@
 package io.keepsake.tool;
 
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.storage.Versions;
 import io.keepsake.tool.internal.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,7 +22,7 @@ import java.util.concurrent.Callable;
  * configured command line, so tests run the tool in-process exactly as {@link #main} does.
  */
 @Command(name = "keepsake", mixinStandardHelpOptions = true,
-        version = {"keepsake " + Versions.PRODUCER_VERSION + " (savepoint format version " + Versions.CURRENT_FORMAT_VERSION + ")"},
+        versionProvider = ToolVersion.class,
         description = "Operate Keepsake checkpoint and savepoint storage.",
         subcommands = {ListCommand.class, InspectCommand.class, VerifyCommand.class, DeleteCommand.class,
                 GcCommand.class, MigrateCommand.class, DemoCommand.class, CompletionCommand.class,
@@ -45,6 +44,8 @@ public final class KeepsakeCli implements Callable<Integer> {
     /** Builds the tool's command line with its error handling; set its out and err to capture output. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new KeepsakeCli());
+        // Every command has -V (mixinStandardHelpOptions): each prints the tool's version, not an empty line.
+        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new ToolVersion()));
         cl.setExecutionExceptionHandler(KeepsakeCli::handleExecutionError);
         cl.setParameterExceptionHandler(KeepsakeCli::handleParameterError);
         return cl;

@@ -4,8 +4,11 @@ import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.tool.internal.CheckpointChoice;
 import io.keepsake.tool.internal.LegacyMigration;
 import io.keepsake.tool.internal.Progress;
+import io.keepsake.tool.internal.SavepointPath;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,13 +22,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code keepsake migrate JOB... | --all-jobs [--dry-run] [--savepoint-id ID]}: turns each job's
+ * {@code keepsake migrate JOB... | --all-jobs [--dry-run] [--savepoint-id ID] [--checkpoint [P:]ID]}: turns each job's
  * latest legacy v0 checkpoints (SeaTunnel 2.3.x files under {@code <namespace>/<jobId>/}) into a
  * savepoint bundle in the current format, marked {@code migratedFrom=legacy-v0}, and proves it by
  * reading it back through the reader registry and comparing it with the decoded checkpoints. The
  * legacy files are left as they are. Idempotent: when the job's latest checkpoints were migrated
  * already, it says so and exits 0. {@code --dry-run} decodes and reports, writing nothing.
- * {@code --job JOB} is the deprecated spelling of the positional job.
+ * {@code --checkpoint} migrates a chosen checkpoint instead of the newest (for one job). The
+ * checkpoints are read and decoded before the savepoint side is opened, so a checkpoint that does
+ * not decode fails with nothing created (not even the savepoint root). {@code --job JOB} is the
+ * deprecated spelling of the positional job.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Rewrite jobs' latest legacy v0 checkpoints as verified savepoints in the current format;"
@@ -49,10 +55,19 @@ public final class MigrateCommand extends StorageCommand {
             description = "The new savepoint's id, with one job only (default: migrated-v0-p<pipeline>c<checkpoint>-...).")
     String savepointId;
 
+    @Option(names = "--checkpoint", paramLabel = "[PIPELINE:]ID",
+            description = "Migrate this checkpoint instead of the newest, with one job only: PIPELINE:ID for one"
+                    + " pipeline (1:2), ID for every pipeline not named; repeatable. For a newest checkpoint that"
+                    + " does not decode.")
+    List<String> checkpoints = new ArrayList<>();
+
     @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
             description = "A progress line on stderr: auto (when stderr is a terminal and no --json), always, never"
                     + " (default: ${DEFAULT-VALUE}).")
     ProgressMode progressMode;
+
+    /** Where savepoints are written or looked up, opened by {@link #savepointSide}; null until then. */
+    private OpenedStorage savepointSide;
 
     private List<String> requested() {
         LinkedHashSet<String> all = new LinkedHashSet<>(jobs);
@@ -71,6 +86,11 @@ public final class MigrateCommand extends StorageCommand {
             throw new ToolUsageException("Cannot migrate: --savepoint-id names one savepoint, so give exactly one JOB ("
                     + savepointId + ")");
         }
+        if (!checkpoints.isEmpty() && (allJobs || requested.size() != 1)) {
+            throw new ToolUsageException("Cannot migrate: --checkpoint chooses checkpoints of one job, so give exactly"
+                    + " one JOB (" + String.join(" ", checkpoints) + ")");
+        }
+        CheckpointChoice.parse(checkpoints);
         if (!deprecatedJobs.isEmpty()) {
             err().println("keepsake migrate: --job is deprecated; give the job positionally: keepsake migrate "
                     + String.join(" ", deprecatedJobs));
@@ -78,23 +98,53 @@ public final class MigrateCommand extends StorageCommand {
         }
     }
 
-    /** A real migration may have to create the savepoint root; a dry run creates nothing. */
+    /**
+     * Opens the storage to read checkpoints only, creating nothing: the savepoint side is opened
+     * ({@link #savepointSide}) once a job's checkpoints have decoded, so a migration that fails
+     * on them leaves nothing behind.
+     */
     @Override
-    protected boolean createRoots() {
-        return !dryRun;
+    protected OpenedStorage openStorage(SavepointPath path) throws CheckpointStorageException {
+        return storageOptions.openForCheckpoints();
+    }
+
+    /**
+     * The storage the savepoints are written to (with its roots created) or, for a dry run, looked
+     * up in (creating nothing); opened at the first job whose checkpoints decoded.
+     */
+    private OpenedStorage savepointSide() throws CheckpointStorageException {
+        if (savepointSide == null) {
+            savepointSide = storageOptions.open(dryRun, null);
+        }
+        return savepointSide;
     }
 
     /** Migrates (or with --dry-run plans) each job and prints what was written or found. */
     @Override
-    protected int run(OpenedStorage storage) {
-        List<String> selected = allJobs ? allCheckpointJobs(storage) : requested();
+    protected int run(OpenedStorage checkpointSide) throws CheckpointStorageException {
+        try {
+            return migrateAll(checkpointSide);
+        } finally {
+            if (savepointSide != null) {
+                savepointSide.close();
+                savepointSide = null;
+            }
+        }
+    }
+
+    private int migrateAll(OpenedStorage checkpointSide) throws CheckpointStorageException {
+        List<String> selected = allJobs ? allCheckpointJobs(checkpointSide) : requested();
+        CheckpointChoice choice = CheckpointChoice.parse(checkpoints);
         PrintWriter out = out();
         List<Map<String, Object>> records = new ArrayList<>();
         for (String job : selected) {
+            List<LegacyMigration.LegacyCheckpoint> legacy = LegacyMigration.read(checkpointSide.checkpoints(), job,
+                    choice);
+            SavepointStorage savepoints = savepointSide().savepoints();
             LegacyMigration.Result result;
             try (Progress written = progress(progressMode, "migrate " + job + ": write", 0);
                  Progress readBack = progress(progressMode, "migrate " + job + ": verify", 0)) {
-                result = LegacyMigration.migrate(storage.checkpoints(), storage.savepoints(), job, savepointId, dryRun,
+                result = LegacyMigration.write(savepoints, job, legacy, savepointId, dryRun,
                         dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
             }
             String state = result.alreadyMigrated() ? "already migrated" : dryRun ? "would migrate" : "migrated";
@@ -116,7 +166,7 @@ public final class MigrateCommand extends StorageCommand {
             r.put("checkpoints", sources);
             records.add(r);
             if (!json) {
-                printText(out, job, state, result);
+                printText(out, job, state, choice.newest() ? "latest" : "chosen", result);
             }
         }
         if (json) {
@@ -131,13 +181,14 @@ public final class MigrateCommand extends StorageCommand {
         return ExitCodes.OK;
     }
 
-    private static void printText(PrintWriter out, String job, String state, LegacyMigration.Result result) {
+    private static void printText(PrintWriter out, String job, String state, String which,
+                                  LegacyMigration.Result result) {
         String headline = switch (state) {
-            case "already migrated" -> "Job " + job + ": already migrated, nothing written; its latest legacy v0"
-                    + " checkpoints are in savepoint " + result.savepointId();
-            case "would migrate" -> "Job " + job + ": dry run, nothing written; would migrate these latest legacy v0"
-                    + " checkpoints into savepoint " + result.savepointId() + ":";
-            default -> "Migrated the latest legacy v0 checkpoints of job " + job + ":";
+            case "already migrated" -> "Job " + job + ": already migrated, nothing written; its " + which
+                    + " legacy v0 checkpoints are in savepoint " + result.savepointId();
+            case "would migrate" -> "Job " + job + ": dry run, nothing written; would migrate these " + which
+                    + " legacy v0 checkpoints into savepoint " + result.savepointId() + ":";
+            default -> "Migrated the " + which + " legacy v0 checkpoints of job " + job + ":";
         };
         out.println(headline);
         TextTable table = new TextTable("PIPELINE", "CHECKPOINT", "TYPE", "SOURCE");

@@ -6,11 +6,13 @@ import java.util.List;
 
 /**
  * The savepoint a command was pointed at: {@code JOB SAVEPOINT} ids under the configured roots, or
- * one savepoint directory path whose parent's parent is the savepoint root for that call.
+ * one savepoint directory path whose parent's parent is the savepoint root for that call. A path
+ * to a file inside a savepoint folder ({@code .../sp-42/_metadata.ser}) stands for the folder;
+ * {@link #requireFolder} refuses it where that would be a surprise (delete).
  *
  * @param jobId       the job, or null when none was given
  * @param savepointId the savepoint, or null when none was given
- * @param path        the directory path given instead of ids, or null
+ * @param path        the directory path given instead of ids (or the folder of the file given), or null
  */
 record SavepointTarget(String jobId, String savepointId, SavepointPath path) {
 
@@ -34,8 +36,24 @@ record SavepointTarget(String jobId, String savepointId, SavepointPath path) {
                         + " savepoint already; drop the second argument (" + arguments.get(1) + ")");
             }
             SavepointPath path = SavepointPath.parse(first);
+            if (path.fileInSavepoint()) {
+                path = path.folder();
+            }
             return new SavepointTarget(path.jobId(), path.savepointId(), path);
         }
         return new SavepointTarget(first, arguments.size() == 2 ? arguments.get(1) : null, null);
+    }
+
+    /**
+     * Refuses a path that named a file inside the savepoint folder instead of the folder.
+     *
+     * @throws ToolUsageException naming the folder to give instead
+     */
+    SavepointTarget requireFolder(String command) {
+        if (path != null && path.givenFile() != null) {
+            throw new ToolUsageException("Cannot " + command + ": give the savepoint folder, not a file in it ("
+                    + path.givenFile() + "); the folder is " + path.location());
+        }
+        return this;
     }
 }

@@ -2,6 +2,7 @@ package io.keepsake.tool;
 
 import io.keepsake.tool.internal.Json;
 import io.keepsake.tool.internal.Progress;
+import io.keepsake.tool.internal.StderrTerminal;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -9,6 +10,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 
 /**
  * Base of every {@code keepsake} command: the {@code --json} flag (one document on stdout in the
@@ -19,12 +21,21 @@ public abstract class ToolCommand implements Callable<Integer> {
 
     /** When a progress line is drawn on stderr. */
     public enum ProgressMode {
-        /** When stderr is a terminal ({@code System.console() != null}) and {@code --json} is not given. */
+        /** When stderr is a terminal ({@link StderrTerminal}) and {@code --json} is not given. */
         auto,
         /** Always, even when piped or with {@code --json} (stdout stays clean either way). */
         always,
         /** Never. */
-        never
+        never;
+
+        /** True when a progress line is drawn: always, never, or without {@code --json} when stderr is a terminal. */
+        public boolean shown(boolean json, BooleanSupplier stderrIsTerminal) {
+            return switch (this) {
+                case always -> true;
+                case never -> false;
+                case auto -> !json && stderrIsTerminal.getAsBoolean();
+            };
+        }
     }
 
     @Spec
@@ -60,12 +71,8 @@ public abstract class ToolCommand implements Callable<Integer> {
         return Progress.start(err(), progressShown(mode), label, totalBytes);
     }
 
-    /** True when a progress line is drawn in {@code mode}: always, never, or on a terminal without {@code --json}. */
+    /** True when a progress line is drawn in {@code mode}: always, never, or when stderr is a terminal without {@code --json}. */
     protected boolean progressShown(ProgressMode mode) {
-        return switch (mode) {
-            case always -> true;
-            case never -> false;
-            case auto -> !json && System.console() != null;
-        };
+        return mode.shown(json, StderrTerminal::detect);
     }
 }

@@ -63,10 +63,32 @@ class CliJarsIT {
     }
 
     @Test
-    void theSmallJarRefusesHdfsByName() throws Exception {
-        Run r = run(LOCAL, "list", "--backend", "hdfs", "--namespace", temp.resolve("ns").toString());
-        assertThat(r.exitCode()).isNotZero();
-        assertThat(r.err()).contains("'hdfs'", "localfile");
+    void bothJarsPrintTheVersionTheirManifestCarries() throws Exception {
+        for (Path jar : List.of(FULL, LOCAL)) {
+            String version;
+            try (JarFile f = new JarFile(jar.toFile())) {
+                version = f.getManifest().getMainAttributes().getValue("Implementation-Version");
+            }
+            Run r = run(jar, "--version");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out()).as("%s", jar).isEqualTo("keepsake " + version + " (savepoint format version 1)"
+                    + System.lineSeparator());
+        }
+    }
+
+    @Test
+    void theSmallJarRefusesHdfsAndS3NamingTheJarThatHasThem() throws Exception {
+        Run hdfs = run(LOCAL, "list", "--backend", "hdfs", "--namespace", temp.resolve("ns").toString());
+        Run s3 = run(LOCAL, "verify", "s3://bucket/ns/savepoint/700000000000000123/sp-1");
+        Run help = run(LOCAL, "inspect", "--help");
+
+        assertThat(hdfs.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(hdfs.err()).contains("Cannot open hdfs storage", "keepsake-local.jar has only the local-file backend"
+                + " [localfile]", "run keepsake.jar instead");
+        assertThat(s3.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(s3.err()).contains("Cannot open s3 storage", "run keepsake.jar instead").doesNotContain("classpath");
+        assertThat(help.out().replaceAll("\\s+", " ")).contains("hdfs://, s3:// and s3a:// in keepsake.jar",
+                "hdfs and s3 in keepsake.jar");
     }
 
     @Test

@@ -87,16 +87,53 @@ class ReadOnlyAndPathTest {
     }
 
     @Test
-    void aRelativeOrTooShortPathIsAUsageError() {
-        ToolRun.Result relative = ToolRun.run("inspect", "savepoint/" + ToolRun.JOB + "/sp-1");
+    void aRelativePathIsResolvedAgainstTheWorkingDirectoryAsTheNamespaceIs() throws Exception {
+        SavepointHandle sp = ToolRun.savepoint(temp.resolve("ns"), 6);
+        String relative = Path.of("").toAbsolutePath().relativize(Path.of(sp.location())).toString();
+        assertThat(relative).doesNotStartWith("/");
+
+        ToolRun.Result verify = ToolRun.run("verify", relative);
+        ToolRun.Result inspect = ToolRun.run("inspect", relative + "/");
+
+        assertThat(verify.exitCode()).as(verify.err()).isZero();
+        assertThat(verify.out()).contains(sp.savepointId(), "1 ok, 0 failed",
+                temp.resolve("ns").resolve("savepoint").toString());
+        assertThat(inspect.exitCode()).as(inspect.err()).isZero();
+        assertThat(inspect.out()).contains(sp.location());
+    }
+
+    @Test
+    void aTooShortPathNamesTheLayoutEveryMessageAndTheDocsUse() {
         ToolRun.Result shallow = ToolRun.run("verify", "/" + ToolRun.JOB + "/sp-1");
+        ToolRun.Result uri = ToolRun.run("verify", "hdfs://nn:8020/" + ToolRun.JOB + "/sp-1");
         ToolRun.Result both = ToolRun.run("inspect", "/a/savepoint/" + ToolRun.JOB + "/sp-1", "sp-2");
 
-        assertThat(relative.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(relative.err()).contains("must be absolute");
         assertThat(shallow.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(shallow.err()).contains("<namespace>/<savepoint root>/<job>/<savepoint>");
+        assertThat(uri.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(uri.err()).contains("<namespace>/<savepoint root>/<job>/<savepoint>");
         assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(both.err()).contains("drop the second argument");
+    }
+
+    @Test
+    void aFileInsideASavepointStandsForItsFolderWhenReadingAndIsRefusedByDelete() throws Exception {
+        SavepointHandle sp = ToolRun.savepoint(temp.resolve("ns"), 6);
+        String metadata = sp.location() + "/_metadata.ser";
+        String payload = sp.location() + "/" + sp.meta().manifest().get(0).file();
+
+        ToolRun.Result verify = ToolRun.run("verify", metadata);
+        ToolRun.Result inspect = ToolRun.run("inspect", payload);
+        ToolRun.Result delete = ToolRun.run("delete", metadata, "--yes");
+
+        assertThat(verify.exitCode()).as(verify.err()).isZero();
+        assertThat(verify.out()).contains(ToolRun.JOB, sp.savepointId(), "1 ok, 0 failed");
+        assertThat(verify.err()).contains("_metadata.ser is a file in savepoint " + sp.savepointId(),
+                "using the savepoint folder " + sp.location());
+        assertThat(inspect.exitCode()).as(inspect.err()).isZero();
+        assertThat(inspect.out()).contains(sp.savepointId(), sp.location());
+        assertThat(delete.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(delete.err()).contains("give the savepoint folder, not a file in it", sp.location());
+        assertThat(Path.of(metadata)).exists();
     }
 }

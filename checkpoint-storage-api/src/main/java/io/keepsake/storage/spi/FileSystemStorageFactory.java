@@ -8,6 +8,7 @@ import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.StorageRootNotFoundException;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -123,6 +124,9 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
         Optional<FileStatus> status;
         try {
             status = fs.stat(root);
+        } catch (NoSuchFileException e) {
+            throw new StorageRootNotFoundException("Cannot open " + identifier + " storage: the root for " + key
+                    + " cannot be found: " + e.getMessage() + " (" + root + ")", e);
         } catch (IOException e) {
             throw new CheckpointStorageException("Cannot open " + identifier + " storage: reading the root for " + key
                     + " failed: " + e.getMessage() + " (" + root + ")", e);

@@ -261,8 +261,19 @@ public final class S3FileSystem implements StorageFileSystem {
                         head.get().lastModified() == null ? 0 : head.get().lastModified().toEpochMilli()));
             }
         }
-        ListObjectsV2Response page = call(path, "stat", () -> client.listObjectsV2(b -> b.bucket(p.bucket())
-                .prefix(p.directoryPrefix()).maxKeys(1)));
+        ListObjectsV2Response page;
+        try {
+            page = client.listObjectsV2(b -> b.bucket(p.bucket()).prefix(p.directoryPrefix()).maxKeys(1));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 && "NoSuchBucket".equals(code(e))) {
+                // not "nothing there": the caller is told which bucket is missing, as a missing parent is told
+                throw withCause(new NoSuchFileException(path, null, "S3 bucket '" + p.bucket() + "' does not exist ("
+                        + description + ")"), e);
+            }
+            throw translate(path, "stat", e);
+        } catch (SdkException e) {
+            throw translate(path, "stat", e);
+        }
         if (page.contents().isEmpty()) {
             return p.key().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
         }

@@ -4,6 +4,7 @@ import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.StorageRootNotFoundException;
 import io.keepsake.storage.s3.internal.S3Settings;
 import io.keepsake.storage.spi.FileSystemStorageFactory;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -132,7 +133,7 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
             String key = bucket.equals(settings.bucket()) ? S3Settings.BUCKET : StorageOptions.NAMESPACE + " / "
                     + StorageOptions.SAVEPOINT_PATH;
             if (e.statusCode() == 404) {
-                throw new CheckpointStorageException("Cannot open s3 storage: the bucket does not exist at "
+                throw new StorageRootNotFoundException("Cannot open s3 storage: the bucket does not exist at "
                         + settings.endpointText() + " (" + key + "=" + bucket + ")", e);
             }
             if (e.statusCode() == 403 || e.statusCode() == 400 || e.statusCode() == 401) {

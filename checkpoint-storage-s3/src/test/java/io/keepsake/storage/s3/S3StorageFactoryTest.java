@@ -85,9 +85,20 @@ class S3StorageFactoryTest {
     void aMissingBucketFailsAtCreationNamingTheKey() {
         Map<String, String> config = keys("/ns");
         config.put("s3.bucket", "s3a://no-such-bucket");
-        assertThatThrownBy(() -> create(config)).isInstanceOf(CheckpointStorageException.class)
+        // a root that cannot be created: not found (the tool's exit 3), not an I/O failure
+        assertThatThrownBy(() -> create(config)).isInstanceOf(StorageRootNotFoundException.class)
                 .hasMessageContaining("s3.bucket").hasMessageContaining("no-such-bucket")
                 .hasMessageContaining(server.endpoint().toString());
+    }
+
+    @Test
+    void aMissingBucketOpenedWithoutCreatingRootsIsRootNotFoundNamingTheBucket() {
+        Map<String, String> config = keys("/ns");
+        config.put("s3.bucket", "s3a://no-such-bucket");
+        config.put("create-roots", "false");
+        assertThatThrownBy(() -> create(config)).isInstanceOf(StorageRootNotFoundException.class)
+                .hasMessageContaining("namespace").hasMessageContaining("S3 bucket 'no-such-bucket' does not exist")
+                .hasMessageContaining("s3://no-such-bucket/ns");
     }
 
     @Test

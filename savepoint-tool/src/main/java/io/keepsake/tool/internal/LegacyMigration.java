@@ -1,14 +1,13 @@
 package io.keepsake.tool.internal;
 
 import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.engine.LegacyCheckpoints;
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointAlreadyExistsException;
-import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointNotFoundException;
@@ -45,9 +44,12 @@ import java.util.stream.Collectors;
  * equality with what was decoded. A bundle that does not read back equal is deleted at once, so
  * a restore can never pick it up. The legacy files are never modified.
  *
- * <p>On a {@link KeepsakeStorage} the job's checkpoint files are listed, so that a pipeline
- * whose newest file cannot be read fails the migration (naming the file) instead of being left
- * out or replaced by an older checkpoint.
+ * <p>Reading ({@link #read}) and writing ({@link #write}) are separate steps, so that a checkpoint
+ * that does not decode is found before anything is created. On a {@link KeepsakeStorage} the job's
+ * checkpoint files are listed, so that a pipeline whose newest file cannot be read fails the
+ * migration (naming the file and the pipeline's other checkpoints) instead of being left out or
+ * replaced by an older checkpoint unasked; an older one is migrated only when chosen
+ * ({@link CheckpointChoice}).
  *
  * <p>Migration is idempotent: the default savepoint id is derived from the migrated checkpoints,
  * and a savepoint with that id that records the same checkpoints
@@ -152,20 +154,20 @@ public final class LegacyMigration {
     }
 
     /**
-     * Migrates the job's latest legacy checkpoints into a new savepoint, or reports that an earlier run did.
+     * Writes decoded legacy checkpoints of a job as a new savepoint and verifies it, or reports
+     * that an earlier run did; nothing is written before this is called, so a checkpoint that does
+     * not decode ({@link #read}) leaves no trace.
      *
+     * @param legacy      the decoded checkpoints, one per pipeline ({@link #read})
      * @param savepointId the new savepoint's id, or null for {@link #defaultSavepointId}
-     * @param dryRun      true to decode and report only, writing nothing
+     * @param dryRun      true to report only, writing nothing
      * @param written     counts the payload bytes written (and, through the returned savepoint, nothing else)
      * @param readBack    counts the payload bytes read back while verifying
-     * @throws SavepointNotFoundException      when the job has no legacy checkpoint
-     * @throws SavepointCorruptedException     when a legacy checkpoint does not decode
      * @throws SavepointAlreadyExistsException when a different savepoint with that id is already committed
      * @throws SavepointStorageException       when writing fails or the bundle does not read back equal
      */
-    public static Result migrate(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId,
-                                 String savepointId, boolean dryRun, Progress written, Progress readBack) {
-        List<LegacyCheckpoint> legacy = readLatest(checkpoints, jobId);
+    public static Result write(SavepointStorage savepoints, String jobId, List<LegacyCheckpoint> legacy,
+                               String savepointId, boolean dryRun, Progress written, Progress readBack) {
         String id = savepointId != null ? savepointId : defaultSavepointId(legacy);
         Optional<SavepointHandle> existing = existing(savepoints, jobId, id);
         if (existing.isPresent()) {
@@ -205,10 +207,11 @@ public final class LegacyMigration {
         return new Result(handle, id, legacy, false);
     }
 
-    /** Migrates with neither a dry run nor progress; see {@link #migrate(CheckpointStorage, SavepointStorage, String, String, boolean, Progress, Progress)}. */
+    /** Reads the newest checkpoints and migrates them, with neither a dry run nor progress (for tests and embedding). */
     public static Result migrate(CheckpointStorage checkpoints, SavepointStorage savepoints, String jobId,
                                  String savepointId) {
-        return migrate(checkpoints, savepoints, jobId, savepointId, false, Progress.none(), Progress.none());
+        return write(savepoints, jobId, read(checkpoints, jobId, CheckpointChoice.NEWEST), savepointId, false,
+                Progress.none(), Progress.none());
     }
 
     private static Optional<SavepointHandle> existing(SavepointStorage savepoints, String jobId, String id) {
@@ -285,29 +288,15 @@ public final class LegacyMigration {
     }
 
     /**
-     * The latest legacy checkpoint of every pipeline of a job, decoded, in pipeline order. On a
-     * {@link KeepsakeStorage} the newest file of each pipeline must decode (naming the file when it
-     * does not) rather than being replaced by an older checkpoint.
+     * The legacy checkpoint of every pipeline of a job that {@code choice} selects, decoded, in
+     * pipeline order; see {@link LegacyCheckpointReading#read}.
      *
-     * @throws SavepointNotFoundException  when the job has no legacy checkpoint
-     * @throws SavepointCorruptedException when a pipeline's latest checkpoint does not decode
+     * @throws SavepointNotFoundException  when the job has no legacy checkpoint, or not the one chosen
+     * @throws CheckpointCorruptedException when a selected checkpoint does not decode
+     * @throws io.keepsake.tool.ToolUsageException when a checkpoint was chosen on a storage that does not list files
      */
-    public static List<LegacyCheckpoint> readLatest(CheckpointStorage checkpoints, String jobId) {
-        List<LegacyCheckpoints.Decoded> decoded;
-        String where;
-        if (checkpoints instanceof KeepsakeStorage storage) {
-            decoded = LegacyCheckpoints.newest(storage, jobId);
-            where = storage.namespace() + "/" + jobId;
-        } else {
-            decoded = LegacyCheckpoints.latest(checkpoints, jobId);
-            where = "the checkpoint storage";
-        }
-        if (decoded.isEmpty()) {
-            throw new SavepointNotFoundException("Cannot migrate job " + jobId + ": it has no legacy checkpoint ("
-                    + where + ")");
-        }
-        return decoded.stream().map(d -> new LegacyCheckpoint(d.pipelineId(), d.checkpointId(), d.source(),
-                d.checkpoint())).toList();
+    public static List<LegacyCheckpoint> read(CheckpointStorage checkpoints, String jobId, CheckpointChoice choice) {
+        return LegacyCheckpointReading.read(checkpoints, jobId, choice);
     }
 
     /**
