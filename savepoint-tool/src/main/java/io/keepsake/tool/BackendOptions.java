@@ -336,9 +336,11 @@ public final class BackendOptions {
      * @throws CheckpointStorageException  when the storage cannot be reached
      */
     OpenedStorage openForCheckpoints() throws CheckpointStorageException {
-        Resolved all = resolve(true, null);
+        // Not resolve(true, ...): migrate may be given -D create-roots=true for the savepoint it writes.
+        Resolved all = resolve(false, null);
         Map<String, String> configuration = new TreeMap<>(all.configuration());
         configuration.remove(StorageOptions.SAVEPOINT_PATH);
+        configuration.put(StorageOptions.CREATE_ROOTS, "false");
         return open(new Resolved(all.backend(), Collections.unmodifiableMap(configuration)));
     }
 

@@ -66,6 +66,21 @@ class MigrateCommandTest {
         }
     }
 
+    /** The one command that creates roots accepts {@code -D create-roots=true}, which other commands refuse. */
+    @Test
+    void migrateAcceptsCreateRootsTrue() throws Exception {
+        writeLegacy();
+
+        ToolRun.Result r = ToolRun.run("migrate", "--namespace", namespace.toString(), "-D", "create-roots=true", ToolRun.JOB);
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(namespace.resolve("savepoint").resolve(ToolRun.JOB).resolve("migrated-v0-p1c3-p2c3")
+                .resolve("_metadata.ser")).isRegularFile();
+        ToolRun.Result list = ToolRun.run("list", "--namespace", namespace.toString(), "-D", "create-roots=true", ToolRun.JOB);
+        assertThat(list.exitCode()).isEqualTo(2);
+        assertThat(list.err()).contains("drop the -D create-roots option");
+    }
+
     @Test
     void aSecondRunSaysAlreadyMigratedAndWritesNothing() throws Exception {
         writeLegacy();
