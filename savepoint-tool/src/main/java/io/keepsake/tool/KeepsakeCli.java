@@ -2,16 +2,14 @@ package io.keepsake.tool;
 
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.Versions;
-import io.keepsake.tool.internal.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -35,10 +33,19 @@ public final class KeepsakeCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Without a subcommand: prints the usage to stderr and exits with {@link ExitCodes#USAGE}. */
+    @Option(names = "--json", description = "With --help or --version, print them as one JSON document; each command"
+            + " takes its own --json for its output.")
+    boolean json;
+
+    /** Without a subcommand: prints the usage to stderr (with --json, an error document) and exits with {@link ExitCodes#USAGE}. */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
+        if (json) {
+            JsonOutput.printError(spec.commandLine(), ExitCodes.USAGE, "usage error", ToolUsageException.class.getSimpleName(),
+                    "Cannot run keepsake: name a command (list, inspect, verify, delete, gc, migrate, demo, completion)",
+                    null);
+        }
         return ExitCodes.USAGE;
     }
 
@@ -47,6 +54,7 @@ public final class KeepsakeCli implements Callable<Integer> {
         CommandLine cl = new CommandLine(new KeepsakeCli());
         cl.setExecutionExceptionHandler(KeepsakeCli::handleExecutionError);
         cl.setParameterExceptionHandler(KeepsakeCli::handleParameterError);
+        cl.setExecutionStrategy(JsonOutput::execute);
         return cl;
     }
 
@@ -72,27 +80,11 @@ public final class KeepsakeCli implements Callable<Integer> {
         }
         err.flush();
         int code = ExitCodes.of(error);
-        if (json(parseResult)) {
-            printJsonError(cmd, code, ExitCodes.label(error), error.getClass().getSimpleName(), message,
+        if (JsonOutput.json(parseResult)) {
+            JsonOutput.printError(cmd, code, ExitCodes.label(error), error.getClass().getSimpleName(), message,
                     error instanceof SavepointCorruptedException c ? c.file() : null);
         }
         return code;
-    }
-
-    private static void printJsonError(CommandLine cmd, int code, String type, String exception, String message,
-                                       String file) {
-        Map<String, Object> doc = Json.document(cmd.getCommandSpec().name());
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("exitCode", code);
-        e.put("type", type);
-        e.put("exception", exception);
-        e.put("message", message);
-        if (file != null) {
-            e.put("file", file);
-        }
-        doc.put("error", e);
-        cmd.getOut().println(Json.write(doc));
-        cmd.getOut().flush();
     }
 
     private static int handleParameterError(CommandLine.ParameterException error, String[] args) {
@@ -102,20 +94,11 @@ public final class KeepsakeCli implements Callable<Integer> {
         CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
         err.flush();
-        if (java.util.Arrays.asList(args).contains("--json")) {
-            printJsonError(cmd, ExitCodes.USAGE, "invalid argument", error.getClass().getSimpleName(),
+        if (JsonOutput.requested(args)) {
+            JsonOutput.printError(cmd, ExitCodes.USAGE, "invalid argument", error.getClass().getSimpleName(),
                     error.getMessage(), null);
         }
         return ExitCodes.USAGE;
-    }
-
-    private static boolean json(ParseResult parseResult) {
-        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
-            if (r.hasMatchedOption("--json")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean verbose(ParseResult parseResult) {

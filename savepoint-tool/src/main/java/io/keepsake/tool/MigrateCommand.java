@@ -121,6 +121,7 @@ public final class MigrateCommand extends StorageCommand {
         }
         if (json) {
             Map<String, Object> doc = document();
+            doc.put("savepointRoot", storage.savepoints().savepointRoot());
             doc.put("dryRun", dryRun);
             doc.put("jobs", records);
             printJson(doc);

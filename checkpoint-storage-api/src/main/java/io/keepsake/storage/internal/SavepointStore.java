@@ -99,6 +99,9 @@ public final class SavepointStore {
             try {
                 entries.add(new SavepointEntry(s.name(), location, s.modificationTime(),
                         Optional.of(readMetadata(jobId, s.name())), Optional.empty()));
+            } catch (SavepointNotFoundException e) {
+                entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e),
+                        foreignEntry(location)));
             } catch (SavepointStorageException e) {
                 entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e)));
             }
@@ -106,6 +109,16 @@ public final class SavepointStore {
         entries.sort(Comparator.comparingLong(SavepointEntry::sortTime).thenComparing(SavepointEntry::savepointId)
                 .reversed());
         return entries;
+    }
+
+    /** The folder's first entry no Keepsake attempt writes, as garbage collection decides it; empty when unknown. */
+    private Optional<String> foreignEntry(String folder) {
+        try {
+            return new OwnedRemoval(layout, inFlight).foreignEntry(folder);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot list {} to tell whether Keepsake wrote everything in it", folder, e);
+            return Optional.empty();
+        }
     }
 
     /**
