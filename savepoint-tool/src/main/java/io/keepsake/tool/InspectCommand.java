@@ -26,11 +26,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code keepsake inspect JOB SAVEPOINT} or {@code keepsake inspect PATH}: everything the verified metadata of one savepoint says;
- * with {@code --decode}, also every payload read, verified and decoded through the reader
- * registry and summarised per action. Exits 3 when there is no such savepoint, 4 when it does not
- * verify, 5 when this build cannot read its format version; with {@code --json} those errors are
- * a JSON error document on stdout.
+ * {@code keepsake inspect JOB SAVEPOINT} or {@code keepsake inspect PATH}: everything the verified
+ * metadata of one savepoint says; with {@code --decode}, also every payload read, verified and
+ * decoded through the reader registry and summarised per action. A savepoint that does not verify,
+ * or whose format version this build does not read, is still shown as far as it could be read,
+ * with the reason (also on stderr), and exits 4 or 5; a savepoint that is not there exits 3, with
+ * {@code --json} as the error document.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = "Show the metadata and manifest of one savepoint; --decode also decodes every payload.")

@@ -38,14 +38,16 @@ final class JsonOutput {
         return new CommandLine.RunLast().execute(parseResult);
     }
 
-    /** True when any command on the parsed line was given {@code --json}. */
+    /**
+     * True when the command that runs (the last on the line) was given {@code --json}; the top-level
+     * {@code keepsake --json} counts only when no command follows it.
+     */
     static boolean json(ParseResult parseResult) {
-        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
-            if (r.hasMatchedOption("--json")) {
-                return true;
-            }
+        ParseResult last = parseResult;
+        while (last.subcommand() != null) {
+            last = last.subcommand();
         }
-        return false;
+        return last.hasMatchedOption("--json");
     }
 
     /** True when the raw arguments ask for JSON (before {@code --}), for errors found before parsing succeeded. */

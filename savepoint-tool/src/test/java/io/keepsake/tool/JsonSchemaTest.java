@@ -22,7 +22,6 @@ import tools.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -41,6 +40,10 @@ class JsonSchemaTest {
     @TempDir
     Path temp;
 
+    /** The commands whose result document, and whose error document, a test validated. */
+    private final Set<String> results = new java.util.TreeSet<>();
+    private final Set<String> errors = new java.util.TreeSet<>();
+
     @BeforeAll
     static void loadSchema() throws Exception {
         Path file = Path.of("..", "docs", "keepsake-output.schema.json");
@@ -58,13 +61,19 @@ class JsonSchemaTest {
     }
 
     /** Runs the tool, checks stdout is one valid document with the expected exit code, and returns it. */
-    private static JsonNode valid(int exitCode, String... args) {
+    private JsonNode valid(int exitCode, String... args) {
         ToolRun.Result r = ToolRun.run(args);
         assertThat(r.exitCode()).as("%s\nstdout: %s\nstderr: %s", String.join(" ", args), r.out(), r.err())
                 .isEqualTo(exitCode);
         JsonNode doc = MAPPER.readTree(r.out());
         assertThat(problems(doc)).as("%s\n%s", String.join(" ", args), r.out()).isEmpty();
         assertThat(doc.get("schemaVersion").asInt()).isEqualTo(2);
+        String command = doc.get("command").asString();
+        if (!doc.get("error").isNull()) {
+            errors.add(command);
+        } else if (!doc.has("usage") && !doc.has("version")) {
+            results.add(command);
+        }
         return doc;
     }
 
@@ -96,7 +105,6 @@ class JsonSchemaTest {
         String legacyJob = "700000000000000456";
         writeLegacy(namespace, legacyJob, 2);
         String job = ToolRun.JOB;
-        Set<String> covered = new LinkedHashSet<>();
 
         JsonNode list = valid(ExitCodes.CORRUPTED, "list", "--json", "--namespace", ns);
         assertThat(list.get("savepoints").findValuesAsString("status"))
@@ -104,7 +112,6 @@ class JsonSchemaTest {
         assertThat(list.get("checkpointJobs")).hasSize(1);
         valid(ExitCodes.CORRUPTED, "list", "--json", "--verify", "--namespace", ns);
         valid(ExitCodes.NOT_FOUND, "list", "--json", "--namespace", ns, "700000000000000999");
-        covered.add("list");
 
         JsonNode inspect = valid(ExitCodes.OK, "inspect", "--json", "--decode", "--namespace", ns, job,
                 good.savepointId());
@@ -116,27 +123,23 @@ class JsonSchemaTest {
         assertThat(corrupted.get("file").asString()).isEqualTo(payload.toString());
         valid(ExitCodes.CORRUPTED, "inspect", "--json", "--namespace", ns, job, badMetadata.savepointId());
         valid(ExitCodes.NOT_FOUND, "inspect", "--json", "--namespace", ns, job, "sp-none");
-        covered.add("inspect");
 
         JsonNode verify = valid(ExitCodes.CORRUPTED, "verify", "--json", "--namespace", ns);
         assertThat(verify.get("skipped").asInt()).isEqualTo(2);
         valid(ExitCodes.OK, "verify", "--json", "--namespace", ns, job, good.savepointId());
         valid(ExitCodes.NOT_FOUND, "verify", "--json", "--namespace", temp.resolve("missing").toString());
-        covered.add("verify");
 
         valid(ExitCodes.OK, "migrate", "--json", "--dry-run", "--namespace", ns, legacyJob);
         valid(ExitCodes.OK, "migrate", "--json", "--namespace", ns, legacyJob);
         JsonNode again = valid(ExitCodes.OK, "migrate", "--json", "--namespace", ns, legacyJob);
         assertThat(again.get("jobs").get(0).get("status").asString()).isEqualTo("already-migrated");
         valid(ExitCodes.USAGE, "migrate", "--json", "--namespace", ns);
-        covered.add("migrate");
 
         valid(ExitCodes.OK, "gc", "--json", "--dry-run", "--older-than", "0", "--namespace", ns);
         JsonNode gc = valid(ExitCodes.OK, "gc", "--json", "--older-than", "0", "--namespace", ns);
         assertThat(gc.get("deleted").findValuesAsString("path")).contains(jobDir.resolve("sp-half-written").toString());
         assertThat(gc.get("kept").findValuesAsString("path")).contains(jobDir.resolve("sp-someone-elses").toString());
         valid(ExitCodes.USAGE, "gc", "--json", "--older-than", "soon", "--namespace", ns);
-        covered.add("gc");
 
         valid(ExitCodes.OK, "delete", "--json", "--yes", "--namespace", ns, job, good.savepointId());
         valid(ExitCodes.OK, "delete", "--json", "--yes", "--ignore-not-found", "--namespace", ns, job, good.savepointId());
@@ -144,14 +147,14 @@ class JsonSchemaTest {
         valid(ExitCodes.USAGE, "delete", "--json", "--namespace", ns, job, badPayload.savepointId());
         JsonNode all = valid(ExitCodes.OK, "delete", "--json", "--yes", "--all", "--namespace", ns, job);
         assertThat(all.get("kept").findValuesAsString("path")).contains(jobDir.resolve("sp-someone-elses").toString());
-        covered.add("delete");
 
         valid(ExitCodes.OK, "demo", "--json", "--work-dir", temp.resolve("demo").toString());
-        covered.add("demo");
         valid(ExitCodes.OK, "completion", "--json");
-        covered.add("completion");
 
-        for (String command : List.of("list", "inspect", "verify", "delete", "gc", "migrate", "demo", "completion")) {
+        for (String command : KeepsakeCli.commandLine().getSubcommands().keySet()) {
+            if (command.equals("help")) {
+                continue;
+            }
             JsonNode help = valid(ExitCodes.OK, command, "--help", "--json");
             assertThat(help.get("usage").asString()).contains("Usage:");
             valid(ExitCodes.OK, command, "--version", "--json");
@@ -164,8 +167,15 @@ class JsonSchemaTest {
         valid(ExitCodes.USAGE, "list", "--json", "--no-such-flag");
         valid(ExitCodes.USAGE, "--json");
 
-        assertThat(covered).as("every command with --json output")
-                .containsExactlyInAnyOrder("list", "inspect", "verify", "delete", "gc", "migrate", "demo", "completion");
+        Files.writeString(Files.createDirectories(temp.resolve("busy")).resolve("precious.txt"), "keep me");
+        valid(ExitCodes.USAGE, "demo", "--json", "--work-dir", temp.resolve("busy").toString());
+        valid(ExitCodes.USAGE, "completion", "--json", "--no-such-flag");
+
+        Set<String> commands = new java.util.TreeSet<>(KeepsakeCli.commandLine().getSubcommands().keySet());
+        commands.remove("help");
+        assertThat(results).as("commands whose result was validated").isEqualTo(commands);
+        assertThat(errors).as("commands whose error document was validated").containsAll(commands)
+                .contains("keepsake");
     }
 
     @Test
