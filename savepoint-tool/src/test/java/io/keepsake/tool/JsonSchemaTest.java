@@ -9,6 +9,8 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.tool.internal.DemoState;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,7 +100,11 @@ class JsonSchemaTest {
         Path payload = Path.of(badPayload.location(), badPayload.meta().manifest().get(0).file());
         ListInspectVerifyTest.flipByte(payload, (int) Files.size(payload) / 2);
         ListInspectVerifyTest.flipByte(Path.of(badMetadata.location(), "_metadata.ser"), 20);
+        SavepointMeta m = ToolRun.savepoint(namespace, 9).meta();
+        SavepointMeta future = new SavepointMeta(99, m.savepointId(), m.jobId(), m.kind(), "keepsake-9.0",
+                m.triggerTimestamp(), m.completedTimestamp(), m.payloadFormat(), m.manifest(), m.properties());
         Path jobDir = namespace.resolve("savepoint").resolve(ToolRun.JOB);
+        Files.write(jobDir.resolve(m.savepointId()).resolve(MetadataCodec.FILE_NAME), MetadataCodec.encode(future));
         Files.createDirectories(jobDir.resolve("sp-half-written"));
         Files.createDirectories(jobDir.resolve("sp-someone-elses"));
         Files.writeString(jobDir.resolve("sp-someone-elses").resolve("notes.txt"), "mine");
@@ -108,7 +114,7 @@ class JsonSchemaTest {
 
         JsonNode list = valid(ExitCodes.CORRUPTED, "list", "--json", "--namespace", ns);
         assertThat(list.get("savepoints").findValuesAsString("status"))
-                .contains("ok", "incomplete", "foreign", "corrupted");
+                .contains("ok", "incomplete", "foreign", "corrupted", "incompatible");
         assertThat(list.get("checkpointJobs")).hasSize(1);
         valid(ExitCodes.CORRUPTED, "list", "--json", "--verify", "--namespace", ns);
         valid(ExitCodes.NOT_FOUND, "list", "--json", "--namespace", ns, "700000000000000999");
@@ -123,6 +129,9 @@ class JsonSchemaTest {
         assertThat(corrupted.get("file").asString()).isEqualTo(payload.toString());
         valid(ExitCodes.CORRUPTED, "inspect", "--json", "--namespace", ns, job, badMetadata.savepointId());
         valid(ExitCodes.NOT_FOUND, "inspect", "--json", "--namespace", ns, job, "sp-none");
+        JsonNode incompatible = valid(ExitCodes.INCOMPATIBLE, "inspect", "--json", "--decode", "--namespace", ns, job,
+                m.savepointId());
+        assertThat(incompatible.get("formatVersion").asInt()).isEqualTo(99);
 
         JsonNode verify = valid(ExitCodes.CORRUPTED, "verify", "--json", "--namespace", ns);
         assertThat(verify.get("skipped").asInt()).isEqualTo(2);

@@ -1,6 +1,8 @@
 package io.keepsake.tool;
 
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.internal.MetadataCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +51,34 @@ class WhatCanBeReadTest {
                 "could not be read");
         assertThat(json.out()).contains("\"error\": null", "\"status\": \"corrupted\"", "\"location\": \"" + sp.location(),
                 "\"file\": \"" + metadata, "\"manifest\": null");
+    }
+
+    @Test
+    void anIncompatibleSavepointIsShownWithItsMetadataAndTheReasonByInspectListAndVerify() throws Exception {
+        SavepointHandle sp = ToolRun.savepoint(namespace, 6);
+        SavepointMeta m = sp.meta();
+        SavepointMeta future = new SavepointMeta(99, m.savepointId(), m.jobId(), m.kind(), "keepsake-9.0",
+                m.triggerTimestamp(), m.completedTimestamp(), m.payloadFormat(), m.manifest(), m.properties());
+        Files.write(Path.of(sp.location(), MetadataCodec.FILE_NAME), MetadataCodec.encode(future));
+        String ns = namespace.toString();
+
+        ToolRun.Result inspect = ToolRun.run("inspect", "--decode", "--namespace", ns, ToolRun.JOB, sp.savepointId());
+        ToolRun.Result json = ToolRun.run("inspect", "--json", "--namespace", ns, ToolRun.JOB, sp.savepointId());
+        ToolRun.Result list = ToolRun.run("list", "--namespace", ns);
+        ToolRun.Result verify = ToolRun.run("verify", "--json", "--namespace", ns);
+
+        assertThat(inspect.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
+        assertThat(inspect.out()).contains("Format version  99 (this build reads 1 to 1)", "keepsake-9.0", "Manifest",
+                "pipeline-1.wire", "incompatible: ", "none shown");
+        assertThat(inspect.err()).startsWith("keepsake inspect: incompatible: ");
+        assertThat(json.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
+        assertThat(json.out()).contains("\"error\": null", "\"formatVersion\": 99", "\"status\": \"incompatible\"",
+                "\"checkpoints\": null");
+        assertThat(list.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
+        assertThat(list.err()).startsWith("keepsake list: incompatible: ").contains("99");
+        assertThat(verify.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
+        assertThat(verify.out()).contains("\"formatVersion\": 99", "\"kind\": \"manual\"", "\"location\": \""
+                + sp.location());
     }
 
     @Test
