@@ -87,8 +87,17 @@ public final class SavepointStore {
         return handles;
     }
 
-    /** Every savepoint folder of a job, newest first, with what is wrong with each. */
+    /** Every savepoint folder of a job, newest first, with what is wrong with each; ownership is not looked at. */
     public List<SavepointEntry> scan(String jobId) {
+        return scan(jobId, false);
+    }
+
+    /**
+     * Every savepoint folder of a job, newest first, with what is wrong with each; with
+     * {@code ownership}, each folder without {@code _metadata.ser} is listed once more to tell
+     * whether it holds an entry Keepsake does not write ({@link SavepointEntry#foreignEntry}).
+     */
+    public List<SavepointEntry> scan(String jobId, boolean ownership) {
         String jobDir = layout.savepointJobDir(jobId);
         List<SavepointEntry> entries = new ArrayList<>();
         for (FileStatus s : listOrFail(jobDir, "list savepoints of job " + jobId)) {
@@ -101,7 +110,7 @@ public final class SavepointStore {
                         Optional.of(readMetadata(jobId, s.name())), Optional.empty()));
             } catch (SavepointNotFoundException e) {
                 entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e),
-                        foreignEntry(location)));
+                        ownership ? foreignEntry(location) : Optional.empty()));
             } catch (SavepointStorageException e) {
                 entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e)));
             }
