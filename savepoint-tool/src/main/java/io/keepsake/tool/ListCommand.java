@@ -34,8 +34,11 @@ import java.util.TreeSet;
  * given jobs), newest first, with what its metadata says and its status, then the jobs that have
  * checkpoints in the namespace (SeaTunnel 2.3.x files included) with what {@code migrate} would do
  * for them. Without {@code --verify} the status checks metadata only; with it every payload is
- * read and decoded as {@code verify} does. Exits 4 when a listed savepoint is corrupted, else 5 when
- * one is incompatible, else 3 when a job asked for has neither savepoints nor checkpoints, else 0.
+ * read and decoded as {@code verify} does. A folder without metadata is incomplete, or foreign when it
+ * holds an entry Keepsake does not write (garbage collection keeps it). Exits 4 when a listed
+ * savepoint is corrupted, else 5 when one is incompatible (each with its one-line reason on stderr,
+ * as {@code verify} prints it), else 3 when a job asked for has neither savepoints nor checkpoints,
+ * else 0.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "List savepoints of all jobs, or of the given jobs, newest first, and the jobs with checkpoints"
