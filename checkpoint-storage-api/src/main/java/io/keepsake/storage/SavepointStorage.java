@@ -40,7 +40,11 @@ public interface SavepointStorage {
     /** The complete savepoints of a job, newest first; broken directories are skipped with a warning. */
     List<SavepointHandle> listSavepoints(String jobId);
 
-    /** Every savepoint directory of a job, newest first, complete or not, with what is wrong with each. */
+    /**
+     * Every savepoint directory of a job, newest first, complete or not, with what is wrong with each
+     * and, for a directory without {@code _metadata.ser}, the entry in it Keepsake does not write, if
+     * any ({@link SavepointEntry#foreign}: garbage collection leaves such a directory alone).
+     */
     List<SavepointEntry> scanSavepoints(String jobId);
 
     /**

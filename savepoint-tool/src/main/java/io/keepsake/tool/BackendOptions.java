@@ -344,6 +344,11 @@ public final class BackendOptions {
         return open(new Resolved(all.backend(), Collections.unmodifiableMap(configuration)));
     }
 
+    /** The savepoint root given explicitly (--savepoint-path, the config file or -D), resolved as a call would; empty for the default. */
+    java.util.Optional<String> configuredSavepointRoot() {
+        return java.util.Optional.ofNullable(resolve(false, null).configuration().get(StorageOptions.SAVEPOINT_PATH));
+    }
+
     private OpenedStorage open(Resolved resolved) throws CheckpointStorageException {
         CheckpointStorageFactory factory;
         try {

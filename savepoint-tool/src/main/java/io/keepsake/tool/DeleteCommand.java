@@ -11,7 +11,6 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -144,17 +143,11 @@ public final class DeleteCommand extends StorageCommand {
     }
 
     private static Map<String, Object> keptRecord(String job, String savepointId, String location, String reason) {
-        Map<String, Object> r = record(job, savepointId, location);
-        r.put("reason", reason);
-        return r;
+        return Removal.record(job, savepointId, location, reason);
     }
 
     private static Map<String, Object> record(String job, String savepointId, String location) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("job", job);
-        r.put("savepointId", savepointId);
-        r.put("location", location);
-        return r;
+        return Removal.record(job, savepointId, location, null);
     }
 
     private static String describe(SavepointEntry e) {

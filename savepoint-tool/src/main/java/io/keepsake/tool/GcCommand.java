@@ -62,7 +62,7 @@ public final class GcCommand extends StorageCommand {
         Map<String, Object> doc = document();
         doc.put("savepointRoot", savepoints.savepointRoot());
         doc.put("olderThan", ageText);
-        doc.put("olderThanSeconds", age.toSeconds());
+        doc.put("olderThanMillis", age.toMillis());
         doc.put("dryRun", dryRun);
         if (dryRun) {
             List<GcCandidate> candidates = savepoints.planGarbage(age);
@@ -77,6 +77,9 @@ public final class GcCommand extends StorageCommand {
             }
             if (json) {
                 doc.put("candidates", records);
+                doc.put("deleted", null);
+                doc.put("kept", null);
+                doc.put("failed", null);
                 printJson(doc);
                 return ExitCodes.OK;
             }
@@ -95,9 +98,10 @@ public final class GcCommand extends StorageCommand {
         GcReport report = savepoints.collectGarbage(age);
         int code = report.failed().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
         if (json) {
-            doc.put("deleted", report.deleted());
-            doc.put("kept", report.kept());
-            doc.put("failed", report.failed());
+            doc.put("candidates", null);
+            doc.put("deleted", report.deleted().stream().map(p -> Removal.record(null, null, p, null)).toList());
+            doc.put("kept", report.kept().stream().map(Removal::parse).toList());
+            doc.put("failed", report.failed().stream().map(Removal::parse).toList());
             printJson(doc);
             return code;
         }

@@ -4,10 +4,15 @@ import io.keepsake.engine.ActionState;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointStorage;
 import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.SavepointPath;
+import io.keepsake.tool.internal.SavepointRecord;
+import io.keepsake.tool.internal.SavepointStatus;
 import io.keepsake.tool.internal.Json;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
@@ -21,11 +26,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code keepsake inspect JOB SAVEPOINT} or {@code keepsake inspect PATH}: everything the verified metadata of one savepoint says;
- * with {@code --decode}, also every payload read, verified and decoded through the reader
- * registry and summarised per action. Exits 3 when there is no such savepoint, 4 when it does not
- * verify, 5 when this build cannot read its format version; with {@code --json} those errors are
- * a JSON error document on stdout.
+ * {@code keepsake inspect JOB SAVEPOINT} or {@code keepsake inspect PATH}: everything the verified
+ * metadata of one savepoint says; with {@code --decode}, also every payload read, verified and
+ * decoded through the reader registry and summarised per action. A savepoint that does not verify,
+ * or whose format version this build does not read, is still shown as far as it could be read,
+ * with the reason (also on stderr), and exits 4 or 5; a savepoint that is not there exits 3, with
+ * {@code --json} as the error document.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = "Show the metadata and manifest of one savepoint; --decode also decodes every payload.")
@@ -58,55 +64,90 @@ public final class InspectCommand extends StorageCommand {
         return resolved().path();
     }
 
-    /** Reads the savepoint's metadata (and, with --decode, its payloads) and prints them. */
+    /**
+     * Reads the savepoint's metadata (and, with --decode, its payloads) and prints what it could read:
+     * a savepoint that is corrupted or incompatible is still shown, with what is known and the reason,
+     * and the exit code says what went wrong. Only a savepoint that is not there is an error.
+     */
     @Override
     protected int run(OpenedStorage storage) {
         SavepointTarget t = resolved();
-        SavepointHandle handle = storage.savepoints().readMetadata(t.jobId(), t.savepointId());
-        Map<Integer, CompletedCheckpoint> decoded = decode
-                ? SavepointReaderRegistry.standard().read(storage.savepoints(), handle) : null;
+        SavepointStorage savepoints = storage.savepoints();
+        SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
+        SavepointHandle handle = null;
+        Map<Integer, CompletedCheckpoint> decoded = null;
+        SavepointStatus status;
+        try {
+            handle = savepoints.readMetadata(t.jobId(), t.savepointId());
+            registry.forVersion(handle.meta().formatVersion());
+            decoded = decode ? registry.read(savepoints, handle) : null;
+            status = new SavepointStatus(SavepointStatus.State.OK, "", null, handle.meta().formatVersion());
+        } catch (SavepointCorruptedException e) {
+            status = new SavepointStatus(SavepointStatus.State.CORRUPTED, e.getMessage(), e.file(), version(handle, null));
+        } catch (SavepointIncompatibleException e) {
+            status = new SavepointStatus(SavepointStatus.State.INCOMPATIBLE, e.getMessage(), null,
+                    version(handle, e.foundVersion()));
+        }
+        if (status.exitCode() != ExitCodes.OK) {
+            err().println("keepsake inspect: " + status.state().word() + ": " + status.reason());
+            err().flush();
+        }
+        String location = handle != null ? handle.location() : SavepointRecord.locationOf(status.file());
         PrintWriter out = out();
         if (json) {
             Map<String, Object> doc = document();
-            doc.putAll(toJson(handle, decoded));
+            doc.putAll(toJson(t, location, handle, status, decoded));
             out.println(Json.write(doc));
         } else {
-            printText(out, handle, decoded);
+            printText(out, t, location, handle, status, decoded);
         }
         out.flush();
-        return ExitCodes.OK;
+        return status.exitCode();
     }
 
-    private static Map<String, Object> toJson(SavepointHandle handle, Map<Integer, CompletedCheckpoint> decoded) {
-        SavepointMeta meta = handle.meta();
+    private static Integer version(SavepointHandle handle, Integer found) {
+        return handle != null ? Integer.valueOf(handle.meta().formatVersion()) : found;
+    }
+
+    private Map<String, Object> toJson(SavepointTarget t, String location, SavepointHandle handle,
+                                       SavepointStatus status, Map<Integer, CompletedCheckpoint> decoded) {
+        SavepointMeta meta = handle == null ? null : handle.meta();
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("job", meta.jobId());
-        doc.put("savepointId", meta.savepointId());
-        doc.put("location", handle.location());
-        doc.put("kind", meta.kind().stableName());
-        doc.put("formatVersion", meta.formatVersion());
+        doc.put("job", t.jobId());
+        doc.put("savepointId", t.savepointId());
+        doc.put("location", location);
+        doc.put("kind", meta == null ? null : meta.kind().stableName());
+        doc.put("formatVersion", status.formatVersion());
         doc.put("supportedFormatVersions", List.of(SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION,
                 SavepointReaderRegistry.CURRENT_FORMAT_VERSION));
-        doc.put("producerVersion", meta.producerVersion());
-        doc.put("triggered", Formats.time(meta.triggerTimestamp()));
-        doc.put("completed", Formats.time(meta.completedTimestamp()));
-        doc.put("payloadFormat", meta.payloadFormat());
-        doc.put("pipelines", Formats.pipelines(meta));
-        doc.put("bytes", Formats.totalBytes(meta));
-        doc.put("properties", new LinkedHashMap<>(meta.properties()));
-        List<Map<String, Object>> manifest = new ArrayList<>();
-        for (ManifestEntry e : meta.manifest()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("pipeline", e.pipelineId());
-            m.put("checkpoint", e.checkpointId());
-            m.put("file", e.file());
-            m.put("bytes", e.length());
-            m.put("sha256", e.sha256());
-            manifest.add(m);
+        doc.put("producerVersion", meta == null ? null : meta.producerVersion());
+        doc.put("triggered", meta == null ? null : Formats.time(meta.triggerTimestamp()));
+        doc.put("completed", meta == null ? null : Formats.time(meta.completedTimestamp()));
+        doc.put("payloadFormat", meta == null ? null : meta.payloadFormat());
+        doc.put("pipelines", meta == null ? List.of() : Formats.pipelines(meta));
+        doc.put("bytes", meta == null ? null : Formats.totalBytes(meta));
+        doc.put("properties", meta == null ? null : new LinkedHashMap<>(meta.properties()));
+        List<Map<String, Object>> manifest = null;
+        if (meta != null) {
+            manifest = new ArrayList<>();
+            for (ManifestEntry e : meta.manifest()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("pipeline", e.pipelineId());
+                m.put("checkpoint", e.checkpointId());
+                m.put("file", e.file());
+                m.put("bytes", e.length());
+                m.put("sha256", e.sha256());
+                manifest.add(m);
+            }
         }
         doc.put("manifest", manifest);
+        doc.put("statusChecked", decode ? "payloads" : "metadata");
+        doc.put("status", status.state().word());
+        doc.put("reason", status.reasonOrNull());
+        doc.put("file", status.file());
+        List<Map<String, Object>> checkpoints = null;
         if (decoded != null) {
-            List<Map<String, Object>> checkpoints = new ArrayList<>();
+            checkpoints = new ArrayList<>();
             for (CompletedCheckpoint cp : decoded.values()) {
                 Map<String, Object> c = new LinkedHashMap<>();
                 c.put("pipeline", cp.pipelineId());
@@ -128,26 +169,39 @@ public final class InspectCommand extends StorageCommand {
                 c.put("actions", actions);
                 checkpoints.add(c);
             }
-            doc.put("checkpoints", checkpoints);
         }
+        doc.put("checkpoints", checkpoints);
         return doc;
     }
 
-    private static void printText(PrintWriter out, SavepointHandle handle, Map<Integer, CompletedCheckpoint> decoded) {
-        SavepointMeta meta = handle.meta();
+    private void printText(PrintWriter out, SavepointTarget t, String location, SavepointHandle handle,
+                           SavepointStatus status, Map<Integer, CompletedCheckpoint> decoded) {
+        SavepointMeta meta = handle == null ? null : handle.meta();
+        String supported = "this build reads " + SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION + " to "
+                + SavepointReaderRegistry.CURRENT_FORMAT_VERSION;
         TextTable facts = new TextTable("FIELD", "VALUE");
-        facts.row("Savepoint", meta.savepointId());
-        facts.row("Job", meta.jobId());
-        facts.row("Location", handle.location());
+        facts.row("Savepoint", t.savepointId());
+        facts.row("Job", t.jobId());
+        facts.row("Location", location);
+        if (meta == null) {
+            facts.row("Format version", status.formatVersion() == null ? "unknown (" + supported + ")"
+                    : status.formatVersion() + " (" + supported + ")");
+            facts.row("Status", status.display());
+            facts.printRows(out, "");
+            out.println();
+            out.println("The metadata could not be read, so nothing else is known; the reason is above.");
+            return;
+        }
         facts.row("Kind", meta.kind().stableName());
-        facts.row("Format version", meta.formatVersion() + " (this build reads "
-                + SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION + " to "
-                + SavepointReaderRegistry.CURRENT_FORMAT_VERSION + ")");
+        facts.row("Format version", meta.formatVersion() + " (" + supported + ")");
         facts.row("Producer", meta.producerVersion());
         facts.row("Triggered", Formats.time(meta.triggerTimestamp()));
         facts.row("Completed", Formats.time(meta.completedTimestamp()));
         facts.row("Payload format", meta.payloadFormat());
         facts.row("Total bytes", Formats.totalBytes(meta));
+        facts.row("Status", status.state() == SavepointStatus.State.OK
+                ? "ok (" + (decode ? "metadata and every payload verified" : "metadata verified; --decode reads every"
+                + " payload") + ")" : status.display());
         facts.printRows(out, "");
 
         out.println();
@@ -166,6 +220,10 @@ public final class InspectCommand extends StorageCommand {
         }
         manifest.print(out, "  ");
 
+        if (decode && decoded == null) {
+            out.println();
+            out.println("Decoded checkpoints: none shown, the savepoint did not read back (" + status.state().word() + ")");
+        }
         if (decoded != null) {
             out.println();
             out.println("Decoded checkpoints (every payload's length and SHA-256 verified)");

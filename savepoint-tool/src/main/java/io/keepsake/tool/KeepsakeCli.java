@@ -1,23 +1,21 @@
 package io.keepsake.tool;
 
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.tool.internal.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
  * The {@code keepsake} operator tool: list, inspect, verify, delete and garbage-collect
  * savepoints, migrate legacy checkpoints into a savepoint, and run the demo. Output for people
  * goes to stdout; errors go to stderr as one line with the typed exception's message, and with
- * {@code --json} also to stdout as {@code {"schemaVersion":1,"command":...,"error":{...}}}; the
+ * {@code --json} also to stdout as {@code {"schemaVersion":2,"command":...,"error":{...}}}; the
  * exit code tells the error type apart (see {@link ExitCodes}). {@link #commandLine()} builds the
  * configured command line, so tests run the tool in-process exactly as {@link #main} does.
  */
@@ -34,10 +32,19 @@ public final class KeepsakeCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Without a subcommand: prints the usage to stderr and exits with {@link ExitCodes#USAGE}. */
+    @Option(names = "--json", description = "With --help or --version, print them as one JSON document; each command"
+            + " takes its own --json for its output.")
+    boolean json;
+
+    /** Without a subcommand: prints the usage to stderr (with --json, an error document) and exits with {@link ExitCodes#USAGE}. */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
+        if (json) {
+            JsonOutput.printError(spec.commandLine(), ExitCodes.USAGE, "usage error", ToolUsageException.class.getSimpleName(),
+                    "Cannot run keepsake: name a command (list, inspect, verify, delete, gc, migrate, demo, completion)",
+                    null);
+        }
         return ExitCodes.USAGE;
     }
 
@@ -48,6 +55,7 @@ public final class KeepsakeCli implements Callable<Integer> {
         cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new ToolVersion()));
         cl.setExecutionExceptionHandler(KeepsakeCli::handleExecutionError);
         cl.setParameterExceptionHandler(KeepsakeCli::handleParameterError);
+        cl.setExecutionStrategy(JsonOutput::execute);
         return cl;
     }
 
@@ -73,27 +81,11 @@ public final class KeepsakeCli implements Callable<Integer> {
         }
         err.flush();
         int code = ExitCodes.of(error);
-        if (json(parseResult)) {
-            printJsonError(cmd, code, ExitCodes.label(error), error.getClass().getSimpleName(), message,
+        if (JsonOutput.json(parseResult)) {
+            JsonOutput.printError(cmd, code, ExitCodes.label(error), error.getClass().getSimpleName(), message,
                     error instanceof SavepointCorruptedException c ? c.file() : null);
         }
         return code;
-    }
-
-    private static void printJsonError(CommandLine cmd, int code, String type, String exception, String message,
-                                       String file) {
-        Map<String, Object> doc = Json.document(cmd.getCommandSpec().name());
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("exitCode", code);
-        e.put("type", type);
-        e.put("exception", exception);
-        e.put("message", message);
-        if (file != null) {
-            e.put("file", file);
-        }
-        doc.put("error", e);
-        cmd.getOut().println(Json.write(doc));
-        cmd.getOut().flush();
     }
 
     private static int handleParameterError(CommandLine.ParameterException error, String[] args) {
@@ -103,20 +95,11 @@ public final class KeepsakeCli implements Callable<Integer> {
         CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
         err.flush();
-        if (java.util.Arrays.asList(args).contains("--json")) {
-            printJsonError(cmd, ExitCodes.USAGE, "invalid argument", error.getClass().getSimpleName(),
+        if (JsonOutput.requested(args)) {
+            JsonOutput.printError(cmd, ExitCodes.USAGE, "invalid argument", error.getClass().getSimpleName(),
                     error.getMessage(), null);
         }
         return ExitCodes.USAGE;
-    }
-
-    private static boolean json(ParseResult parseResult) {
-        for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
-            if (r.hasMatchedOption("--json")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean verbose(ParseResult parseResult) {

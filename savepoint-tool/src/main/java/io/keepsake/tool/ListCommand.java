@@ -12,6 +12,7 @@ import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.LegacyMigration;
 import io.keepsake.tool.internal.MeteredSavepointStorage;
 import io.keepsake.tool.internal.Progress;
+import io.keepsake.tool.internal.SavepointRecord;
 import io.keepsake.tool.internal.SavepointStatus;
 import io.keepsake.tool.internal.SavepointVerifier;
 import io.keepsake.tool.internal.TextTable;
@@ -33,8 +34,11 @@ import java.util.TreeSet;
  * given jobs), newest first, with what its metadata says and its status, then the jobs that have
  * checkpoints in the namespace (SeaTunnel 2.3.x files included) with what {@code migrate} would do
  * for them. Without {@code --verify} the status checks metadata only; with it every payload is
- * read and decoded as {@code verify} does. Exits 4 when a listed savepoint is corrupted, else 5 when
- * one is incompatible, else 3 when a job asked for has neither savepoints nor checkpoints, else 0.
+ * read and decoded as {@code verify} does. A folder without metadata is incomplete, or foreign when it
+ * holds an entry Keepsake does not write (garbage collection keeps it). Exits 4 when a listed
+ * savepoint is corrupted, else 5 when one is incompatible (each with its one-line reason on stderr,
+ * as {@code verify} prints it), else 3 when a job asked for has neither savepoints nor checkpoints,
+ * else 0.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "List savepoints of all jobs, or of the given jobs, newest first, and the jobs with checkpoints"
@@ -82,6 +86,7 @@ public final class ListCommand extends StorageCommand {
 
         List<Integer> codes = new ArrayList<>();
         List<Map<String, Object>> records = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         TextTable table = new TextTable("JOB", "SAVEPOINT", "KIND", "FORMAT", "COMPLETED", "PIPELINES", "BYTES",
                 "STATUS");
         try (Progress progress = verify ? progress(progressMode, "list --verify", total) : Progress.none()) {
@@ -95,22 +100,16 @@ public final class ListCommand extends StorageCommand {
                 }
                 codes.add(status.exitCode());
                 SavepointMeta meta = entry.handle().map(h -> h.meta()).orElse(null);
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("job", job);
-                r.put("savepointId", entry.savepointId());
-                r.put("location", entry.location());
-                r.put("kind", meta == null ? null : meta.kind().stableName());
-                r.put("formatVersion", meta == null ? null : meta.formatVersion());
-                r.put("completed", meta == null ? null : Formats.time(meta.completedTimestamp()));
-                r.put("pipelines", meta == null ? List.of() : Formats.pipelines(meta));
-                r.put("bytes", meta == null ? null : Formats.totalBytes(meta));
-                r.put("status", status.state().word());
-                r.put("reason", status.reason().isEmpty() ? null : status.reason());
+                Map<String, Object> r = SavepointRecord.of(job, entry.savepointId(), entry.location(), meta, status);
+                if (status.exitCode() != ExitCodes.OK) {
+                    problems.add("keepsake list: " + status.state().word() + ": " + status.reason());
+                }
                 records.add(r);
                 table.row(job, entry.savepointId(), r.get("kind"), r.get("formatVersion"), r.get("completed"),
                         meta == null ? null : joined(Formats.pipelines(meta)), r.get("bytes"), status.display());
             }
         }
+        problems.forEach(err()::println);
 
         List<Map<String, Object>> checkpointRecords = new ArrayList<>();
         TextTable checkpointTable = new TextTable("JOB", "PIPELINES", "LATEST CHECKPOINTS", "FILES", "BYTES", "MIGRATE");

@@ -171,6 +171,9 @@ public final class MigrateCommand extends StorageCommand {
         }
         if (json) {
             Map<String, Object> doc = document();
+            // The side written to when a job was migrated; otherwise the root as configured, opening nothing more.
+            doc.put("savepointRoot", savepointSide != null ? savepointSide.savepoints().savepointRoot()
+                    : storageOptions.configuredSavepointRoot().orElse(checkpointSide.savepoints().savepointRoot()));
             doc.put("dryRun", dryRun);
             doc.put("jobs", records);
             printJson(doc);

@@ -41,8 +41,8 @@ public abstract class ToolCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print one JSON document (schemaVersion 1, see docs/tool.md) instead of"
-            + " text, errors included.")
+    @Option(names = "--json", description = "Print one JSON document (schemaVersion " + Json.SCHEMA_VERSION
+            + ", docs/keepsake-output.schema.json) instead of text, errors included.")
     boolean json;
 
     /** Where the command's own output goes (stdout, or what a test set). */

@@ -3,6 +3,7 @@ package io.keepsake.tool;
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
@@ -10,8 +11,9 @@ import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.MeteredSavepointStorage;
 import io.keepsake.tool.internal.Progress;
 import io.keepsake.tool.internal.SavepointPath;
+import io.keepsake.tool.internal.SavepointRecord;
+import io.keepsake.tool.internal.SavepointStatus;
 import io.keepsake.tool.internal.SavepointVerifier;
-import io.keepsake.tool.internal.SavepointVerifier.Failure;
 import io.keepsake.tool.internal.SavepointVerifier.Outcome;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
@@ -20,7 +22,6 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,7 +49,12 @@ public final class VerifyCommand extends StorageCommand {
                     + " (default: ${DEFAULT-VALUE}).")
     ProgressMode progressMode;
 
-    private record Row(String job, String savepointId, Outcome outcome) {
+    /** One directory to verify: {@code skipped} is its status when it holds no savepoint to read, else null. */
+    private record Target(String job, String savepointId, String location, SavepointStatus skipped) {
+    }
+
+    /** One directory's result: its status and, when it was read, the verifier's outcome. */
+    private record Row(Target target, SavepointStatus status, Outcome outcome) {
         boolean skipped() {
             return outcome == null;
         }
@@ -70,10 +76,10 @@ public final class VerifyCommand extends StorageCommand {
         SavepointTarget t = SavepointTarget.of("verify", target);
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
-        List<String[]> selected = new ArrayList<>();
+        List<Target> selected = new ArrayList<>();
         long total = 0;
         if (t.savepointId() != null) {
-            selected.add(new String[] {t.jobId(), t.savepointId(), "asked"});
+            selected.add(new Target(t.jobId(), t.savepointId(), null, null));
             if (progressShown(progressMode)) {
                 // Only for the progress line's total; without one, the metadata is read once, by the verifier.
                 total += bytesOf(savepoints, t.jobId(), t.savepointId());
@@ -82,7 +88,8 @@ public final class VerifyCommand extends StorageCommand {
             List<String> jobs = t.jobId() != null ? List.of(t.jobId()) : savepoints.listJobs();
             for (String j : jobs) {
                 for (SavepointEntry entry : savepoints.scanSavepoints(j)) {
-                    selected.add(new String[] {j, entry.savepointId(), entry.incomplete() ? "incomplete" : "complete"});
+                    SavepointStatus status = SavepointStatus.of(entry, registry);
+                    selected.add(new Target(j, entry.savepointId(), entry.location(), status.skipped() ? status : null));
                     total += entry.handle().map(h -> Formats.totalBytes(h.meta())).orElse(0L);
                 }
             }
@@ -94,9 +101,13 @@ public final class VerifyCommand extends StorageCommand {
         List<Row> rows = new ArrayList<>();
         try (Progress progress = progress(progressMode, "verify", total)) {
             SavepointStorage metered = new MeteredSavepointStorage(savepoints, progress);
-            for (String[] s : selected) {
-                rows.add(new Row(s[0], s[1], "incomplete".equals(s[2]) ? null
-                        : SavepointVerifier.verify(metered, registry, s[0], s[1])));
+            for (Target s : selected) {
+                if (s.skipped() != null) {
+                    rows.add(new Row(s, s.skipped(), null));
+                } else {
+                    Outcome o = SavepointVerifier.verify(metered, registry, s.job(), s.savepointId());
+                    rows.add(new Row(s, SavepointStatus.of(o), o));
+                }
             }
         }
         print(rows, savepoints.savepointRoot());
@@ -120,36 +131,25 @@ public final class VerifyCommand extends StorageCommand {
         TextTable table = new TextTable("JOB", "SAVEPOINT", "RESULT", "PIPELINES", "BYTES", "DETAIL");
         List<Map<String, Object>> records = new ArrayList<>();
         for (Row row : rows) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("job", row.job());
-            r.put("savepointId", row.savepointId());
+            Target t = row.target();
+            SavepointStatus status = row.status();
+            Outcome o = row.outcome();
+            SavepointMeta meta = o != null && o.handle() != null ? o.handle().meta() : null;
+            String location = o != null && o.handle() != null ? o.handle().location()
+                    : t.location() != null ? t.location() : SavepointRecord.locationOf(status.file());
+            records.add(SavepointRecord.of(t.job(), t.savepointId(), location, meta, status));
             if (row.skipped()) {
                 skipped++;
-                r.put("status", "skipped");
-                r.put("pipelines", List.of());
-                r.put("bytes", null);
-                r.put("reason", "incomplete: no _metadata.ser");
-                table.row(row.job(), row.savepointId(), "SKIPPED", null, null, "incomplete: no _metadata.ser");
-            } else if (row.outcome().ok()) {
+                table.row(t.job(), t.savepointId(), "SKIPPED", null, null, status.state().word() + ": " + status.reason());
+            } else if (o.ok()) {
                 ok++;
-                r.put("status", "ok");
-                r.put("pipelines", row.outcome().pipelines());
-                r.put("bytes", row.outcome().bytes());
-                r.put("reason", null);
-                table.row(row.job(), row.savepointId(), "OK", joined(row.outcome().pipelines()), row.outcome().bytes(),
+                table.row(t.job(), t.savepointId(), "OK", joined(o.pipelines()), o.bytes(),
                         "every byte verified and decoded");
             } else {
                 failed++;
-                Outcome o = row.outcome();
-                r.put("status", o.failure().word());
-                r.put("pipelines", List.of());
-                r.put("bytes", null);
-                r.put("reason", o.message());
-                r.put("file", o.file());
-                table.row(row.job(), row.savepointId(), "FAILED", null, null, o.failure().word() + ": " + o.message());
+                table.row(t.job(), t.savepointId(), "FAILED", null, null, o.failure().word() + ": " + o.message());
                 err().println("keepsake verify: " + o.failure().word() + ": " + o.message());
             }
-            records.add(r);
         }
         err().flush();
         if (json) {
@@ -183,16 +183,7 @@ public final class VerifyCommand extends StorageCommand {
     private static int exitCode(List<Row> rows) {
         List<Integer> codes = new ArrayList<>();
         for (Row r : rows) {
-            if (r.skipped() || r.outcome().ok()) {
-                continue;
-            }
-            Failure f = r.outcome().failure();
-            codes.add(switch (f) {
-                case CORRUPTED -> ExitCodes.CORRUPTED;
-                case INCOMPATIBLE -> ExitCodes.INCOMPATIBLE;
-                case NOT_FOUND -> ExitCodes.NOT_FOUND;
-                default -> ExitCodes.FAILURE;
-            });
+            codes.add(r.status().exitCode());
         }
         return ExitCodes.worst(codes);
     }

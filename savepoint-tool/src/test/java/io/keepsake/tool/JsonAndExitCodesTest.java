@@ -41,7 +41,7 @@ class JsonAndExitCodesTest {
             ToolRun.Result r = ToolRun.run(args);
 
             assertThat(r.exitCode()).as("%s: %s", args[0], r.err()).isZero();
-            assertThat(r.out().strip()).as(args[0]).startsWith("{\n  \"schemaVersion\": 1,\n  \"command\": \"" + args[0]
+            assertThat(r.out().strip()).as(args[0]).startsWith("{\n  \"schemaVersion\": 2,\n  \"command\": \"" + args[0]
                     + "\"").endsWith("}").doesNotContain("totalBytes", "\"length\"", "\"result\"");
         }
     }
@@ -63,7 +63,7 @@ class JsonAndExitCodesTest {
     }
 
     @Test
-    void aCorruptedSavepointWithDecodeAndJsonPrintsAJsonErrorOnStdout() throws Exception {
+    void aCorruptedSavepointWithDecodeAndJsonStillPrintsItsMetadataWithTheReason() throws Exception {
         namespace = temp.resolve("ns");
         SavepointHandle sp = ToolRun.savepoint(namespace, 6);
         Path payload = Path.of(sp.location(), sp.meta().manifest().get(0).file());
@@ -73,9 +73,9 @@ class JsonAndExitCodesTest {
                 sp.savepointId());
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
-        assertThat(r.out().strip()).startsWith("{\n  \"schemaVersion\": 1,\n  \"command\": \"inspect\",\n  \"error\": {")
-                .contains("\"exitCode\": 4", "\"type\": \"corrupted\"", "\"exception\": \"SavepointCorruptedException\"",
-                        "\"file\": \"" + payload + "\"");
+        assertThat(r.out().strip()).startsWith("{\n  \"schemaVersion\": 2,\n  \"command\": \"inspect\",\n  \"error\": null,")
+                .contains("\"kind\": \"manual\"", "\"manifest\": [", "\"statusChecked\": \"payloads\"",
+                        "\"status\": \"corrupted\"", "\"file\": \"" + payload + "\"", "\"checkpoints\": null");
         assertThat(r.err()).contains("corrupted");
     }
 
@@ -85,7 +85,7 @@ class JsonAndExitCodesTest {
         ToolRun.Result notFound = ToolRun.run("verify", "--json", "--namespace", temp.resolve("missing").toString());
 
         assertThat(usage.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(usage.out()).contains("\"schemaVersion\": 1", "\"exitCode\": 2", "\"type\": \"invalid argument\"");
+        assertThat(usage.out()).contains("\"schemaVersion\": 2", "\"exitCode\": 2", "\"type\": \"invalid argument\"");
         assertThat(notFound.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(notFound.out()).contains("\"command\": \"verify\"", "\"exitCode\": 3", "\"type\": \"not found\"");
     }

@@ -254,7 +254,7 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     @Override
     public List<SavepointEntry> scanSavepoints(String jobId) {
-        return savepoints.scan(jobId);
+        return savepoints.scan(jobId, true);
     }
 
     @Override

@@ -341,18 +341,13 @@ final class GcPlanner {
 
     /** The first entry of a savepoint folder that a Keepsake attempt would not have written, if any. */
     private Optional<String> foreignEntry(String directory) {
-        return foreignEntry(directory, n -> StorageLayout.isKeepsakeFile(name(directory), n));
+        return foreignEntry(directory, null);
     }
 
-    /** The first entry of a folder that is not a regular file with a name {@code own} accepts, if any. */
+    /** The first entry of a folder that is not a regular file with a name {@code own} accepts (null: a savepoint folder's). */
     Optional<String> foreignEntry(String directory, java.util.function.Predicate<String> own) {
         try {
-            for (FileStatus s : fs.list(directory)) {
-                if (!s.regularFile() || !own.test(s.name())) {
-                    return Optional.of(s.name());
-                }
-            }
-            return Optional.empty();
+            return own == null ? removal.foreignEntry(directory) : removal.foreignEntry(directory, own);
         } catch (IOException e) {
             throw new SavepointStorageException("Cannot collect garbage: listing failed: " + e.getMessage() + " ("
                     + directory + ")", e);

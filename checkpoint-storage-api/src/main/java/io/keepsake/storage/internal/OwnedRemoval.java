@@ -214,6 +214,24 @@ final class OwnedRemoval {
         return result;
     }
 
+    /**
+     * The first entry of a savepoint folder that no Keepsake attempt writes (anything but a regular
+     * file named as its metadata or payloads), if any: such a folder is not Keepsake's to remove.
+     */
+    Optional<String> foreignEntry(String folder) throws IOException {
+        return foreignEntry(folder, n -> StorageLayout.isKeepsakeFile(name(folder), n));
+    }
+
+    /** The first entry of a folder that is not a regular file with a name {@code own} accepts, if any. */
+    Optional<String> foreignEntry(String folder, java.util.function.Predicate<String> own) throws IOException {
+        for (FileStatus s : fs.list(folder)) {
+            if (!s.regularFile() || !own.test(s.name())) {
+                return Optional.of(s.name());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Deletes a folder that is empty; a folder with entries is reported as kept. */
     void removeFolderIfEmpty(String folder, Result result) throws IOException {
         if (!fs.list(folder).isEmpty()) {

@@ -87,8 +87,17 @@ public final class SavepointStore {
         return handles;
     }
 
-    /** Every savepoint folder of a job, newest first, with what is wrong with each. */
+    /** Every savepoint folder of a job, newest first, with what is wrong with each; ownership is not looked at. */
     public List<SavepointEntry> scan(String jobId) {
+        return scan(jobId, false);
+    }
+
+    /**
+     * Every savepoint folder of a job, newest first, with what is wrong with each; with
+     * {@code ownership}, each folder without {@code _metadata.ser} is listed once more to tell
+     * whether it holds an entry Keepsake does not write ({@link SavepointEntry#foreignEntry}).
+     */
+    public List<SavepointEntry> scan(String jobId, boolean ownership) {
         String jobDir = layout.savepointJobDir(jobId);
         List<SavepointEntry> entries = new ArrayList<>();
         for (FileStatus s : listOrFail(jobDir, "list savepoints of job " + jobId)) {
@@ -99,6 +108,9 @@ public final class SavepointStore {
             try {
                 entries.add(new SavepointEntry(s.name(), location, s.modificationTime(),
                         Optional.of(readMetadata(jobId, s.name())), Optional.empty()));
+            } catch (SavepointNotFoundException e) {
+                entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e),
+                        ownership ? foreignEntry(location) : Optional.empty()));
             } catch (SavepointStorageException e) {
                 entries.add(new SavepointEntry(s.name(), location, s.modificationTime(), Optional.empty(), Optional.of(e)));
             }
@@ -106,6 +118,16 @@ public final class SavepointStore {
         entries.sort(Comparator.comparingLong(SavepointEntry::sortTime).thenComparing(SavepointEntry::savepointId)
                 .reversed());
         return entries;
+    }
+
+    /** The folder's first entry no Keepsake attempt writes, as garbage collection decides it; empty when unknown. */
+    private Optional<String> foreignEntry(String folder) {
+        try {
+            return new OwnedRemoval(layout, inFlight).foreignEntry(folder);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot list {} to tell whether Keepsake wrote everything in it", folder, e);
+            return Optional.empty();
+        }
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * with a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}, {@code 500ms}); a bare
  * {@code 0} is zero, the only number that needs no unit. Negative durations, and durations longer
  * than {@link #MAX} (which no clock can subtract in milliseconds without overflow, and no savepoint
- * can be older than), are refused. Used as a picocli converter, so a bad value is a usage error.
+ * can be older than), are refused, and so are fractions of a millisecond (the tool reports ages in
+ * whole milliseconds). Used as a picocli converter, so a bad value is a usage error.
  */
 public final class Durations implements CommandLine.ITypeConverter<Duration> {
 
@@ -65,6 +66,9 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
         }
         if (d.isNegative()) {
             throw new IllegalArgumentException("Cannot use duration: it is negative (" + value + ")");
+        }
+        if (d.getNano() % 1_000_000 != 0) {
+            throw new IllegalArgumentException("Cannot use duration: it is finer than a millisecond (" + value + ")");
         }
         if (d.compareTo(MAX) > 0) {
             throw new IllegalArgumentException("Cannot use duration: it is longer than 10000 years (" + value + ")");

@@ -12,17 +12,40 @@ import java.util.Map;
  */
 public final class Json {
 
-    /** The version of the tool's JSON schema, the first field of every document (see docs/tool.md). */
-    public static final int SCHEMA_VERSION = 1;
+    /**
+     * The version of the tool's JSON schema, the first field of every document (docs/tool.md,
+     * docs/keepsake-output.schema.json). 2: every document has {@code error}; {@code list} and
+     * {@code verify} share one savepoint record, {@code delete} and {@code gc} one removal record;
+     * {@code gc} reports {@code olderThanMillis}.
+     */
+    public static final int SCHEMA_VERSION = 2;
 
     private Json() {
     }
 
-    /** A new document for {@code command}: {@code schemaVersion} and {@code command} first, in that order. */
+    /** A new result document for {@code command}: {@code schemaVersion}, {@code command} and a null {@code error}. */
     public static java.util.Map<String, Object> document(String command) {
         java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
         doc.put("schemaVersion", SCHEMA_VERSION);
         doc.put("command", command);
+        doc.put("error", null);
+        return doc;
+    }
+
+    /**
+     * An error document for {@code command}: {@code schemaVersion}, {@code command} and {@code error}
+     * only, the error holding every one of its fields ({@code file} null unless a file failed to verify).
+     */
+    public static java.util.Map<String, Object> errorDocument(String command, int exitCode, String type,
+                                                            String exception, String message, String file) {
+        java.util.Map<String, Object> e = new java.util.LinkedHashMap<>();
+        e.put("exitCode", exitCode);
+        e.put("type", type);
+        e.put("exception", exception);
+        e.put("message", message);
+        e.put("file", file);
+        java.util.Map<String, Object> doc = document(command);
+        doc.put("error", e);
         return doc;
     }
 

@@ -56,9 +56,12 @@ public final class SavepointVerifier {
      * @param file        the file that failed to verify, when known
      * @param pipelines   the pipelines that decoded, in order (empty when failed)
      * @param bytes       how many payload bytes were read and verified (0 when failed)
+     * @param handle      the savepoint as its verified metadata describes it; null when the metadata failed
+     * @param formatVersion the format version found, when known (from the metadata, or from the refusal)
      */
     public record Outcome(String jobId, String savepointId, Verdict verdict, Failure failure, String message,
-                          String file, List<Integer> pipelines, long bytes) {
+                          String file, List<Integer> pipelines, long bytes, SavepointHandle handle,
+                          Integer formatVersion) {
 
         public Outcome {
             pipelines = List.copyOf(pipelines);
@@ -76,25 +79,29 @@ public final class SavepointVerifier {
     /** Verifies one savepoint; never throws a {@link SavepointStorageException}, it reports it. */
     public static Outcome verify(SavepointStorage storage, SavepointReaderRegistry registry, String jobId,
                                  String savepointId) {
+        SavepointHandle handle = null;
         try {
-            SavepointHandle handle = storage.readMetadata(jobId, savepointId);
+            handle = storage.readMetadata(jobId, savepointId);
             List<Integer> pipelines = registry.check(storage, handle);
             // The reader consumed every payload to its end, so each length and SHA-256 was checked.
             long bytes = handle.meta().manifest().stream().mapToLong(ManifestEntry::length).sum();
-            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, pipelines, bytes);
+            return new Outcome(jobId, savepointId, Verdict.OK, Failure.NONE, "", null, pipelines, bytes, handle,
+                    handle.meta().formatVersion());
         } catch (SavepointCorruptedException e) {
-            return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file());
+            return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file(), handle, null);
         } catch (SavepointIncompatibleException e) {
-            return failed(jobId, savepointId, Failure.INCOMPATIBLE, e, null);
+            return failed(jobId, savepointId, Failure.INCOMPATIBLE, e, null, handle, e.foundVersion());
         } catch (SavepointNotFoundException e) {
-            return failed(jobId, savepointId, Failure.NOT_FOUND, e, null);
+            return failed(jobId, savepointId, Failure.NOT_FOUND, e, null, handle, null);
         } catch (SavepointStorageException e) {
-            return failed(jobId, savepointId, Failure.ERROR, e, null);
+            return failed(jobId, savepointId, Failure.ERROR, e, null, handle, null);
         }
     }
 
     private static Outcome failed(String jobId, String savepointId, Failure failure, SavepointStorageException e,
-                                  String file) {
-        return new Outcome(jobId, savepointId, Verdict.FAILED, failure, String.valueOf(e.getMessage()), file, List.of(), 0);
+                                  String file, SavepointHandle handle, Integer foundVersion) {
+        Integer version = handle != null ? Integer.valueOf(handle.meta().formatVersion()) : foundVersion;
+        return new Outcome(jobId, savepointId, Verdict.FAILED, failure, String.valueOf(e.getMessage()), file, List.of(), 0,
+                handle, version);
     }
 }
