@@ -55,6 +55,44 @@ class PrepareRestoreCommandTest {
         }
     }
 
+    /** A savepoint of one pipeline at {@code checkpointId}, named as the SeaTunnel plugin names its bundles. */
+    private static String pluginBundle(Path namespace, int pipeline, long checkpointId) throws Exception {
+        String id = String.format("st-%019d-p%d", checkpointId, pipeline);
+        try (CheckpointStorage storage = ToolRun.open(namespace);
+             io.keepsake.engine.SavepointSaveSession session = io.keepsake.engine.SavepointSaveSession.builder(
+                     (io.keepsake.storage.SavepointStorage) storage, ToolRun.JOB, java.util.List.of(pipeline))
+                     .savepointId(id).open()) {
+            session.report(DemoState.checkpoint(ToolRun.JOB_ID, pipeline, checkpointId, CheckpointType.SAVEPOINT_TYPE));
+            session.pipelineSuspended(pipeline);
+            session.commit();
+        }
+        return id;
+    }
+
+    @Test
+    void pipelinesSavedAtDifferentIdsRestoreAsOneNewIdAndPipelinesLeftOutAreNamed() throws Exception {
+        Path namespace = temp.resolve("ns");
+        String p1 = pluginBundle(namespace, 1, 3);
+        String p2 = pluginBundle(namespace, 2, 4);
+        pluginBundle(namespace, 2, 20);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 9);
+            checkpoint(storage, 3, 7);
+        }
+
+        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB, p1, p2);
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).contains("restores savepoint " + p1 + " (checkpoint 3) as checkpoint 21")
+                .contains("restores savepoint " + p2 + " (checkpoint 4) as checkpoint 21");
+        assertThat(r.err()).contains("pipeline(s) [3] of job " + ToolRun.JOB);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "1").checkpointId()).isEqualTo(21);
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "2").checkpointId()).isEqualTo(21);
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "3").checkpointId()).isEqualTo(7);
+        }
+    }
+
     @Test
     void aDamagedSavepointIsRefusedAndNothingIsWritten() throws Exception {
         Path namespace = temp.resolve("ns");
