@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
         versionProvider = ToolVersion.class,
         description = "Operate Keepsake checkpoint and savepoint storage.",
         subcommands = {ListCommand.class, InspectCommand.class, VerifyCommand.class, DeleteCommand.class,
-                GcCommand.class, MigrateCommand.class, DemoCommand.class, CompletionCommand.class,
+                GcCommand.class, MigrateCommand.class, PrepareRestoreCommand.class, DemoCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage or invalid argument, 3 not found, 4 corrupted,"
                 + " 5 incompatible (docs/tool.md has the table per command)."})

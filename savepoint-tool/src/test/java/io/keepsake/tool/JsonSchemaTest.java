@@ -144,6 +144,11 @@ class JsonSchemaTest {
         assertThat(again.get("jobs").get(0).get("status").asString()).isEqualTo("already-migrated");
         valid(ExitCodes.USAGE, "migrate", "--json", "--namespace", ns);
 
+        JsonNode prepared = valid(ExitCodes.OK, "prepare-restore", "--json", "--namespace", ns, job,
+                good.savepointId());
+        assertThat(prepared.get("prepared")).hasSize(2);
+        valid(ExitCodes.CORRUPTED, "prepare-restore", "--json", "--namespace", ns, job, badPayload.savepointId());
+
         valid(ExitCodes.OK, "gc", "--json", "--dry-run", "--older-than", "0", "--namespace", ns);
         JsonNode gc = valid(ExitCodes.OK, "gc", "--json", "--older-than", "0", "--namespace", ns);
         assertThat(gc.get("deleted").findValuesAsString("path")).contains(jobDir.resolve("sp-half-written").toString());

@@ -42,8 +42,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * checkpoint id wins), re-encoded as SeaTunnel {@code PipelineState} bytes.
  *
  * <p>Thread-safe: the engine's pipeline coordinators call it concurrently. It does not decide
- * which state is valid for the engine beyond "newest complete"; a savepoint bundle that fails its
- * checksum is refused with an error rather than skipped.
+ * which state is valid for the engine beyond "newest complete". A restore
+ * ({@link #getLatestCheckpointByJobIdAndPipelineId}) skips a savepoint bundle that fails its checks,
+ * naming it at ERROR, and takes the newest state that reads back whole; the listing methods refuse
+ * such a bundle with an error naming it.
  */
 public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage {
 
@@ -54,6 +56,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private final CheckpointStorage checkpoints;
     private final SavepointStorage savepoints;
     private final SavepointReaderRegistry readers = SavepointReaderRegistry.standard();
+    private final NewestReadableState newest;
 
     /**
      * Wraps a Keepsake storage and its savepoint capability (normally the same object).
@@ -64,6 +67,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     public KeepsakeCheckpointStorage(CheckpointStorage checkpoints, SavepointStorage savepoints) {
         this.checkpoints = checkpoints;
         this.savepoints = savepoints;
+        this.newest = new NewestReadableState(checkpoints, savepoints, readers);
     }
 
     /** The savepoint id this plugin gives the savepoint of one pipeline at one checkpoint. */
@@ -127,33 +131,17 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     }
 
     /**
-     * The newest state of one pipeline, checkpoint or kept savepoint; {@code null} when there is none.
+     * The state a restore of one pipeline starts from: its newest state that reads back whole,
+     * checkpoint or kept savepoint; {@code null} when there is none. Bundles that fail their checks
+     * are skipped and named at ERROR; bundles older than the answer are not read ({@link NewestReadableState}).
      *
-     * @throws CheckpointStorageException when the checkpoints or savepoints cannot be read
+     * @throws CheckpointStorageException when the checkpoints or savepoints cannot be read, or no state
+     *                                    of the pipeline reads back whole although some exist
      */
     @Override
     public PipelineState getLatestCheckpointByJobIdAndPipelineId(String jobId, String pipelineId)
             throws CheckpointStorageException {
-        int pid = pipeline(pipelineId);
-        io.keepsake.storage.PipelineState legacy = legacy(jobId,
-                () -> checkpoints.getLatestCheckpointByJobIdAndPipelineId(jobId, pipelineId));
-        long legacyId = legacy == null ? Long.MIN_VALUE : legacy.checkpointId();
-        SavepointHandle best = null;
-        long bestId = Long.MIN_VALUE;
-        for (SavepointHandle h : keptSavepoints(jobId)) {
-            ManifestEntry e = h.meta().entryForPipeline(pid);
-            if (e != null && e.checkpointId() > bestId) {
-                best = h;
-                bestId = e.checkpointId();
-            }
-        }
-        if (best != null && bestId > legacyId) {
-            LOG.info("Job {} pipeline {}: newest state is savepoint {} (checkpoint {}){}", jobId, pid,
-                    best.savepointId(), bestId, legacy == null ? ", no checkpoint file is left"
-                            : ", newer than checkpoint " + legacyId);
-            return fromSavepoint(jobId, pid, best);
-        }
-        return legacy == null ? null : toSeaTunnel(legacy);
+        return newest.of(jobId, pipeline(pipelineId));
     }
 
     /**
@@ -278,8 +266,8 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                     throw new CheckpointStorageException("Cannot read savepoint " + entry.savepointId() + " of job "
                             + jobId + ": " + entry.problem().map(Throwable::getMessage).orElse("unreadable")
                             + "; check it with `keepsake verify " + jobId + " " + entry.savepointId()
-                            + "` and delete it with `keepsake delete` to restore from older state ("
-                            + entry.location() + ")");
+                            + "`; a restore (`-r`) skips it and takes the newest state that reads back whole,"
+                            + " and `keepsake delete` removes it (" + entry.location() + ")");
                 }
             }
         } catch (KeepsakeException e) {

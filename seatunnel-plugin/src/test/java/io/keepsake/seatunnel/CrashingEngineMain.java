@@ -9,9 +9,11 @@ import java.util.Map;
  * The child JVM of {@link SigkillRestoreTest}: an embedded engine with the Keepsake plugin runs a
  * streaming job with a short checkpoint interval until it is killed. It prints {@code JOB <id>}
  * once the job runs; when the file {@code <namespace>.savepoint-now} appears it triggers a
- * savepoint and prints {@code SAVING}. It never exits on its own.
+ * savepoint and prints {@code SAVING}; with the third argument {@code then-restore} it restores the
+ * job from that savepoint ({@code -r}) and prints {@code RESTORED}, so the job checkpoints on. It
+ * never exits on its own.
  *
- * <p>Arguments: namespace, job file, checkpoint interval in ms.
+ * <p>Arguments: namespace, job file, optionally {@code then-restore}.
  */
 public final class CrashingEngineMain {
 
@@ -34,6 +36,12 @@ public final class CrashingEngineMain {
         engine.savepoint(jobId);
         System.out.println("SAVED");
         System.out.flush();
+        if (args.length > 2 && args[2].equals("then-restore")) {
+            engine.restore(conf, jobId);
+            engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+            System.out.println("RESTORED");
+            System.out.flush();
+        }
         new java.util.concurrent.CountDownLatch(1).await(); // the parent owns this process's lifetime: it kills it
     }
 }

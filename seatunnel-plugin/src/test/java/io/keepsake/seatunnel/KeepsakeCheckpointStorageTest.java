@@ -115,6 +115,83 @@ class KeepsakeCheckpointStorageTest {
                 .hasMessageContaining(KeepsakeCheckpointStorage.savepointId(6, 1)).hasMessageContaining("job 977");
     }
 
+    private Path bundleFile(long checkpointId, int pipeline, String file) {
+        return ns.root().resolve("savepoint").resolve(JOB)
+                .resolve(KeepsakeCheckpointStorage.savepointId(checkpointId, pipeline)).resolve(file);
+    }
+
+    private static void flipOneByte(Path file) throws Exception {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(file, bytes);
+    }
+
+    @Test
+    void aDamagedOlderSavepointDoesNotBlockRestoringNewerCheckpoints() throws Exception {
+        storage.storeCheckPoint(state(1, 3, CheckpointType.SAVEPOINT_TYPE));
+        for (long id = 4; id <= 6; id++) {
+            storage.storeCheckPoint(state(1, id, CheckpointType.CHECKPOINT_TYPE));
+        }
+        flipOneByte(bundleFile(3, 1, "_metadata.ser"));
+        flipOneByte(bundleFile(3, 1, "pipeline-1.wire"));
+        String before = PluginLog.text();
+
+        PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
+
+        assertThat(latest.getCheckpointId()).isEqualTo(6);
+        assertThat(latest.getStates()).isEqualTo(state(1, 6, CheckpointType.CHECKPOINT_TYPE).getStates());
+        assertThat(PluginLog.text().substring(before.length())).as("the older bundle is not even read")
+                .doesNotContain(KeepsakeCheckpointStorage.savepointId(3, 1));
+    }
+
+    @Test
+    void aDamagedNewestSavepointIsSkippedNamedAtErrorAndTheNextNewestStateRestores() throws Exception {
+        storage.storeCheckPoint(state(1, 2, CheckpointType.SAVEPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 3, CheckpointType.CHECKPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 4, CheckpointType.SAVEPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 5, CheckpointType.SAVEPOINT_TYPE));
+        storage.deleteCheckpoint(JOB);
+        flipOneByte(bundleFile(5, 1, "_metadata.ser"));
+        flipOneByte(bundleFile(4, 1, "pipeline-1.wire"));
+        String before = PluginLog.text();
+
+        PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
+
+        assertThat(latest.getCheckpointId()).isEqualTo(2);
+        assertThat(latest.getStates()).isEqualTo(state(1, 2, CheckpointType.SAVEPOINT_TYPE).getStates());
+        String log = PluginLog.text().substring(before.length());
+        assertThat(log).contains("ERROR").contains("Skipped savepoint " + KeepsakeCheckpointStorage.savepointId(5, 1)
+                        + " of job 977")
+                .contains("Skipped savepoint " + KeepsakeCheckpointStorage.savepointId(4, 1) + " of job 977")
+                .contains("Job 977 pipeline 1 restores from savepoint " + KeepsakeCheckpointStorage.savepointId(2, 1));
+    }
+
+    @Test
+    void aDamagedSavepointNewerThanTheCheckpointFilesFallsBackToTheNewestFile() throws Exception {
+        storage.storeCheckPoint(state(1, 7, CheckpointType.CHECKPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 8, CheckpointType.SAVEPOINT_TYPE));
+        storage.deleteCheckpoint(JOB, "1", "8");
+        flipOneByte(bundleFile(8, 1, "_metadata.ser"));
+
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getCheckpointId()).isEqualTo(7);
+    }
+
+    @Test
+    void whenNoStateOfAPipelineReadsBackTheRestoreIsRefusedNamingTheBundles() throws Exception {
+        storage.storeCheckPoint(state(1, 2, CheckpointType.SAVEPOINT_TYPE));
+        storage.storeCheckPoint(state(1, 3, CheckpointType.SAVEPOINT_TYPE));
+        storage.deleteCheckpoint(JOB);
+        flipOneByte(bundleFile(2, 1, "_metadata.ser"));
+        flipOneByte(bundleFile(3, 1, "_metadata.ser"));
+
+        assertThatThrownBy(() -> storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1"))
+                .isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("Cannot restore job 977 pipeline 1")
+                .hasMessageContaining(KeepsakeCheckpointStorage.savepointId(2, 1))
+                .hasMessageContaining(KeepsakeCheckpointStorage.savepointId(3, 1))
+                .hasMessageNotContaining("fall back to older state");
+    }
+
     @Test
     void pipelinesSavingAtTheSameTimeEachKeepTheirBundle() throws Exception {
         int pipelines = 4;

@@ -87,6 +87,63 @@ class KeepsakePluginScenariosTest {
         Figures.record("scenario 2 (stream, savepoint, restore, cancel, restore again, cancel), ms", millisSince(t0));
     }
 
+    /**
+     * Issue 21 item 2: an operator restores an older savepoint on purpose. After a first savepoint, a
+     * restore and a second savepoint, {@code keepsake prepare-restore JOB <first>} (the library call
+     * the command makes) writes the first savepoint's state as the job's newest checkpoint; {@code -r}
+     * then restores it and the job's checkpoint ids continue above it.
+     */
+    @Test
+    void anOperatorRestoresAChosenOlderSavepointPreparedWithTheTool(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        Namespace ns = new Namespace(dir.resolve("ns"));
+        Savepoints savepoints = Savepoints.local(ns);
+        engine.useStorage("keepsake", keepsake(ns), 5);
+        Path conf = Jobs.streaming(dir, "chosen", 1, 1000);
+
+        long jobId = engine.submit(conf);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
+        engine.savepoint(jobId);
+        long first = ns.savepointFiles(jobId).get(0).checkpointId();
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("two checkpoints after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) >= first + 2);
+        engine.savepoint(jobId);
+        long second = ns.maxCheckpointId(jobId, 1);
+        assertThat(savepoints.list(jobId)).hasSize(2);
+
+        String chosen = KeepsakeCheckpointStorage.savepointId(first, 1);
+        io.keepsake.reader.RestorePreparation.Prepared prepared;
+        try (io.keepsake.storage.CheckpointStorage storage = io.keepsake.storage.CheckpointStorageFactories
+                .find("localfile").create(keepsake(ns))) {
+            prepared = new io.keepsake.reader.RestorePreparation(storage, (io.keepsake.storage.SavepointStorage) storage)
+                    .prepare(Long.toString(jobId), List.of(chosen));
+        }
+        long restoresAs = second + 1;
+        assertThat(prepared.pipelines()).singleElement().satisfies(p -> {
+            assertThat(p.savepointId()).isEqualTo(chosen);
+            assertThat(p.restoresAs()).isEqualTo(restoresAs);
+        });
+        Namespace.CheckpointFile file = ns.checkpoints(jobId).stream().filter(f -> f.checkpointId() == restoresAs)
+                .findFirst().orElseThrow();
+        CompletedCheckpoint written = io.keepsake.wire.LegacyCheckpointCodec.decodeFile(Files.readAllBytes(file.path()),
+                "prepared");
+        SavepointHandle firstHandle = savepoints.list(jobId).stream().filter(h -> h.savepointId().equals(chosen))
+                .findFirst().orElseThrow();
+        assertThat(written.taskStates()).as("the prepared file holds the chosen savepoint's state")
+                .isEqualTo(savepoints.verify(firstHandle).get(1).taskStates());
+
+        engine.restore(conf, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > restoresAs);
+        assertThat(ns.checkpoints(jobId)).as("the engine restored the prepared state: ids continue from %s", restoresAs)
+                .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(restoresAs + 1));
+        engine.cancel(jobId);
+        assertThat(savepoints.list(jobId)).as("both savepoints stay").hasSize(2);
+        Figures.record("issue 21 item 2 (two savepoints, prepare-restore of the first, restore), ms", millisSince(t0));
+    }
+
     /** Scenario 3: a restored batch job reaching FINISHED keeps its savepoint. */
     @Test
     void restoredBatchJobFinishingKeepsTheSavepoint(@TempDir Path dir) throws Exception {

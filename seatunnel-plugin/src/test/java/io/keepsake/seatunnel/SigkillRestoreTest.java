@@ -123,17 +123,18 @@ class SigkillRestoreTest {
         }
     }
 
-    private static Process startChild(Path dir, Namespace ns, Path conf, String name) throws Exception {
+    static Process startChild(Path dir, Namespace ns, Path conf, String name, String... more) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m",
                 "-Dkeepsake.plugin.log=" + Path.of("target", "keepsake-plugin-child-" + name + ".log").toAbsolutePath(),
                 "-cp", System.getProperty("java.class.path"), CrashingEngineMain.class.getName(),
                 ns.root().toString(), conf.toString());
+        pb.command().addAll(List.of(more));
         pb.redirectError(dir.resolve("child-" + name + ".err").toFile());
         return pb.start();
     }
 
-    private static BlockingQueue<String> lines(Process child) {
+    static BlockingQueue<String> lines(Process child) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
@@ -149,7 +150,7 @@ class SigkillRestoreTest {
         return lines;
     }
 
-    private static long awaitJob(BlockingQueue<String> lines, Process child) throws InterruptedException {
+    static long awaitJob(BlockingQueue<String> lines, Process child) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             String line = lines.poll(200, TimeUnit.MILLISECONDS);
@@ -163,7 +164,7 @@ class SigkillRestoreTest {
         throw new AssertionError("The child engine did not run its job within " + WAIT);
     }
 
-    private static void kill(Process child) throws InterruptedException {
+    static void kill(Process child) throws InterruptedException {
         child.destroyForcibly();
         if (!child.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("The child engine did not die after SIGKILL");

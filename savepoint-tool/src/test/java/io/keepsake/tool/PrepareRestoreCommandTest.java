@@ -1,0 +1,122 @@
+package io.keepsake.tool;
+
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.tool.internal.DemoState;
+import io.keepsake.wire.LegacyCheckpointCodec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code keepsake prepare-restore}: the chosen savepoint becomes the newest state, renumbered above every id. */
+class PrepareRestoreCommandTest {
+
+    @TempDir
+    Path temp;
+
+    private static void checkpoint(CheckpointStorage storage, int pipeline, long id) throws Exception {
+        CompletedCheckpoint cp = DemoState.checkpoint(ToolRun.JOB_ID, pipeline, id, CheckpointType.CHECKPOINT_TYPE);
+        storage.storeCheckPoint(new PipelineState(ToolRun.JOB, pipeline, id, LegacyCheckpointCodec.encodeCheckpoint(cp)));
+    }
+
+    @Test
+    void theChosenOlderSavepointBecomesEachPipelinesNewestStateNumberedAboveEveryId() throws Exception {
+        Path namespace = temp.resolve("ns");
+        SavepointHandle older = ToolRun.savepoint(namespace, 3);
+        ToolRun.savepoint(namespace, 9);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 10);
+            checkpoint(storage, 2, 11);
+        }
+
+        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                older.savepointId());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).contains("Pipeline 1 of job " + ToolRun.JOB + " restores savepoint " + older.savepointId()
+                + " (checkpoint 3) as checkpoint 12");
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            for (int p = 1; p <= 2; p++) {
+                PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, Integer.toString(p));
+                assertThat(latest.checkpointId()).isEqualTo(12);
+                CompletedCheckpoint restored = LegacyCheckpointCodec.decodeCheckpoint(latest.states(), "test");
+                CompletedCheckpoint saved = ToolRun.state(3, java.util.List.of(1, 2)).get(p);
+                assertThat(restored.checkpointId()).isEqualTo(12);
+                assertThat(restored.taskStates()).isEqualTo(saved.taskStates());
+                assertThat(restored.checkpointType()).isEqualTo(saved.checkpointType());
+            }
+        }
+    }
+
+    /** A savepoint of one pipeline at {@code checkpointId}, named as the SeaTunnel plugin names its bundles. */
+    private static String pluginBundle(Path namespace, int pipeline, long checkpointId) throws Exception {
+        String id = String.format("st-%019d-p%d", checkpointId, pipeline);
+        try (CheckpointStorage storage = ToolRun.open(namespace);
+             io.keepsake.engine.SavepointSaveSession session = io.keepsake.engine.SavepointSaveSession.builder(
+                     (io.keepsake.storage.SavepointStorage) storage, ToolRun.JOB, java.util.List.of(pipeline))
+                     .savepointId(id).open()) {
+            session.report(DemoState.checkpoint(ToolRun.JOB_ID, pipeline, checkpointId, CheckpointType.SAVEPOINT_TYPE));
+            session.pipelineSuspended(pipeline);
+            session.commit();
+        }
+        return id;
+    }
+
+    @Test
+    void pipelinesSavedAtDifferentIdsRestoreAsOneNewIdAndPipelinesLeftOutAreNamed() throws Exception {
+        Path namespace = temp.resolve("ns");
+        String p1 = pluginBundle(namespace, 1, 3);
+        String p2 = pluginBundle(namespace, 2, 4);
+        pluginBundle(namespace, 2, 20);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 9);
+            checkpoint(storage, 3, 7);
+        }
+
+        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB, p1, p2);
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).contains("restores savepoint " + p1 + " (checkpoint 3) as checkpoint 21")
+                .contains("restores savepoint " + p2 + " (checkpoint 4) as checkpoint 21");
+        assertThat(r.err()).contains("pipeline(s) [3] of job " + ToolRun.JOB);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "1").checkpointId()).isEqualTo(21);
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "2").checkpointId()).isEqualTo(21);
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "3").checkpointId()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void aDamagedSavepointIsRefusedAndNothingIsWritten() throws Exception {
+        Path namespace = temp.resolve("ns");
+        SavepointHandle damaged = ToolRun.savepoint(namespace, 3);
+        ListInspectVerifyTest.flipByte(Path.of(damaged.location(), "_metadata.ser"), 20);
+
+        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                damaged.savepointId());
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
+        assertThat(namespace.resolve(ToolRun.JOB)).satisfiesAnyOf(
+                d -> assertThat(d).doesNotExist(), d -> assertThat(Files.list(d)).isEmpty());
+    }
+
+    @Test
+    void aPipelineNamedTwiceIsRefused() throws Exception {
+        Path namespace = temp.resolve("ns");
+        SavepointHandle a = ToolRun.savepoint(namespace, 3);
+        SavepointHandle b = ToolRun.savepoint(namespace, 4);
+
+        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                a.savepointId(), b.savepointId());
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("pipeline 1").contains(a.savepointId()).contains(b.savepointId());
+    }
+}

@@ -1,0 +1,202 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.KeepsakeException;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointHint;
+import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.StorageListener;
+import io.keepsake.wire.LegacyCheckpointCodec;
+import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The state a restore ({@code seatunnel.sh -r}) of one pipeline starts from: the newest state that
+ * reads back whole, a checkpoint file or a kept savepoint, by checkpoint id (ids keep growing
+ * across restores). On a tie the checkpoint file wins: it holds the same state and needs no bundle read.
+ *
+ * <p>Candidates are ordered before anything of a bundle is read: the newest readable checkpoint
+ * file of the pipeline first, then what each savepoint folder of the job holds for the pipeline as
+ * its index marker claims or, without a marker, as this plugin's folder name
+ * ({@code st-<checkpointId>-p<pipelineId>}) says; only a folder with neither is read to learn it.
+ * Bundles newer than the checkpoint file are then read newest first, each verified (metadata and
+ * payload checksums, decoding), and the first that verifies is the answer; bundles older than it
+ * are never read. A bundle that fails its checks is skipped, named at ERROR and reported to the
+ * storage's listeners, as {@code SavepointRestorer}'s fallback past corrupted savepoints does.
+ * When every candidate failed and no checkpoint file is left, the restore is refused naming the
+ * bundles rather than letting the job start without state.
+ *
+ * <p>A bundle whose format version this build cannot read, or a storage that cannot be read at
+ * all, fails the restore: neither is a damaged savepoint. Stateless and thread-safe.
+ */
+final class NewestReadableState {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NewestReadableState.class);
+    private static final Pattern PLUGIN_ID = Pattern.compile("st-(-?\\d+)-p(\\d+)");
+
+    private final CheckpointStorage checkpoints;
+    private final SavepointStorage savepoints;
+    private final SavepointReaderRegistry readers;
+
+    NewestReadableState(CheckpointStorage checkpoints, SavepointStorage savepoints, SavepointReaderRegistry readers) {
+        this.checkpoints = checkpoints;
+        this.savepoints = savepoints;
+        this.readers = readers;
+    }
+
+    /** A savepoint folder that may hold the pipeline's newest state, with the checkpoint id it is believed to hold. */
+    private record Candidate(String savepointId, long checkpointId, Optional<SavepointHandle> verified) {
+    }
+
+    /**
+     * The newest readable state of one pipeline, or null when the job has none.
+     *
+     * @throws CheckpointStorageException when the storage cannot be read, a newer bundle has a format
+     *                                    version this build does not read, or every state failed its checks
+     */
+    PipelineState of(String jobId, int pipelineId) throws CheckpointStorageException {
+        io.keepsake.storage.PipelineState file;
+        try {
+            file = checkpoints.getLatestCheckpointByJobIdAndPipelineId(jobId, Integer.toString(pipelineId));
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw new CheckpointStorageException("Cannot read checkpoints of job " + jobId + ": " + e.getMessage(), e);
+        }
+        long fileId = file == null ? Long.MIN_VALUE : file.checkpointId();
+        Map<String, String> skipped = new LinkedHashMap<>();
+        PriorityQueue<Candidate> newestFirst = new PriorityQueue<>(
+                Comparator.comparingLong(Candidate::checkpointId).reversed().thenComparing(Candidate::savepointId));
+        try {
+            for (SavepointHint hint : savepoints.hintSavepoints(jobId)) {
+                candidate(jobId, pipelineId, hint, skipped).filter(c -> c.checkpointId() > fileId)
+                        .ifPresent(newestFirst::add);
+            }
+            for (Candidate c = newestFirst.poll(); c != null; c = newestFirst.poll()) {
+                Optional<SavepointHandle> handle = c.verified().isPresent() ? c.verified()
+                        : verifiedMetadata(jobId, c.savepointId(), skipped);
+                if (handle.isEmpty()) {
+                    continue;
+                }
+                ManifestEntry entry = handle.get().meta().entryForPipeline(pipelineId);
+                if (entry == null || entry.checkpointId() <= fileId) {
+                    continue; // its marker or name promised more than its verified metadata holds
+                }
+                if (entry.checkpointId() != c.checkpointId()) {
+                    newestFirst.add(new Candidate(c.savepointId(), entry.checkpointId(), handle));
+                    continue;
+                }
+                Optional<PipelineState> state = read(jobId, pipelineId, handle.get(), skipped);
+                if (state.isPresent()) {
+                    LOG.info("Job {} pipeline {}: newest state is savepoint {} (checkpoint {}){}", jobId, pipelineId,
+                            c.savepointId(), c.checkpointId(), file == null ? ", no checkpoint file is left"
+                                    : ", newer than checkpoint " + fileId);
+                    afterSkipping(jobId, pipelineId, skipped, "savepoint " + c.savepointId() + " (checkpoint "
+                            + c.checkpointId() + ")");
+                    return state.get();
+                }
+            }
+        } catch (KeepsakeException e) {
+            throw new CheckpointStorageException("Cannot read savepoints of job " + jobId + " pipeline " + pipelineId
+                    + ": " + e.getMessage(), e);
+        }
+        if (file == null) {
+            if (!skipped.isEmpty()) {
+                throw new CheckpointStorageException("Cannot restore job " + jobId + " pipeline " + pipelineId
+                        + ": no state of it reads back whole, so it is not restored rather than started without"
+                        + " state; skipped " + skipped + "; `keepsake verify " + jobId + "` names the damage, and"
+                        + " once the damaged savepoints are deleted (`keepsake delete`) a restore starts the"
+                        + " pipeline without state");
+            }
+            return null;
+        }
+        afterSkipping(jobId, pipelineId, skipped, "checkpoint " + fileId + " (checkpoint file)");
+        return PipelineState.builder().jobId(file.jobId()).pipelineId(file.pipelineId())
+                .checkpointId(file.checkpointId()).states(file.states()).build();
+    }
+
+    /** What one folder holds for the pipeline, from its marker, its name or, failing both, its metadata. */
+    private Optional<Candidate> candidate(String jobId, int pipelineId, SavepointHint hint, Map<String, String> skipped) {
+        if (hint.claimed()) {
+            Long claimed = hint.claims().get(pipelineId);
+            return claimed == null ? Optional.empty()
+                    : Optional.of(new Candidate(hint.savepointId(), claimed, Optional.empty()));
+        }
+        Matcher m = PLUGIN_ID.matcher(hint.savepointId());
+        if (m.matches()) {
+            try {
+                return Integer.parseInt(m.group(2)) != pipelineId ? Optional.empty()
+                        : Optional.of(new Candidate(hint.savepointId(), Long.parseLong(m.group(1)), Optional.empty()));
+            } catch (NumberFormatException outOfRange) {
+                // not one of this plugin's ids after all: its metadata tells
+            }
+        }
+        Optional<SavepointHandle> handle = verifiedMetadata(jobId, hint.savepointId(), skipped);
+        ManifestEntry entry = handle.map(h -> h.meta().entryForPipeline(pipelineId)).orElse(null);
+        return entry == null ? Optional.empty()
+                : Optional.of(new Candidate(hint.savepointId(), entry.checkpointId(), handle));
+    }
+
+    /** The folder's verified metadata; empty (skipped) when it is no complete savepoint or fails its checks. */
+    private Optional<SavepointHandle> verifiedMetadata(String jobId, String savepointId, Map<String, String> skipped) {
+        try {
+            return Optional.of(savepoints.readMetadata(jobId, savepointId));
+        } catch (SavepointNotFoundException e) {
+            LOG.debug("Savepoint folder {} of job {} holds no complete savepoint: {}", savepointId, jobId,
+                    e.getMessage());
+            return Optional.empty();
+        } catch (SavepointCorruptedException e) {
+            skip(jobId, savepointId, e, skipped);
+            return Optional.empty();
+        }
+    }
+
+    private Optional<PipelineState> read(String jobId, int pipelineId, SavepointHandle handle,
+                                         Map<String, String> skipped) {
+        CompletedCheckpoint checkpoint;
+        try {
+            checkpoint = readers.read(savepoints, handle).get(pipelineId);
+        } catch (SavepointCorruptedException e) {
+            skip(jobId, handle.savepointId(), e, skipped);
+            return Optional.empty();
+        }
+        return Optional.of(PipelineState.builder().jobId(jobId).pipelineId(pipelineId)
+                .checkpointId(checkpoint.checkpointId()).states(LegacyCheckpointCodec.encodeCheckpoint(checkpoint))
+                .build());
+    }
+
+    private void skip(String jobId, String savepointId, SavepointCorruptedException e, Map<String, String> skipped) {
+        skipped.put(savepointId, e.getMessage());
+        listener().onVerifyFailure(jobId, savepointId, e);
+        LOG.error("Skipped savepoint {} of job {}: it fails its checks: {}; the restore falls back to the next newest"
+                + " state; the savepoint stays until deleted (`keepsake verify {} {}` names the damage)", savepointId,
+                jobId, e.getMessage(), jobId, savepointId);
+    }
+
+    private static void afterSkipping(String jobId, int pipelineId, Map<String, String> skipped, String restored) {
+        if (!skipped.isEmpty()) {
+            LOG.error("Job {} pipeline {} restores from {}, the newest state that reads back whole; skipped as"
+                    + " damaged: {}", jobId, pipelineId, restored, skipped.keySet());
+        }
+    }
+
+    private StorageListener listener() {
+        return savepoints instanceof KeepsakeStorage k ? k.listener() : StorageListener.NONE;
+    }
+}
