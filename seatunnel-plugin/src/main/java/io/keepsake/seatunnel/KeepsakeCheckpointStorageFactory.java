@@ -109,14 +109,8 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         try {
             io.keepsake.storage.CheckpointStorageFactory factory =
                     CheckpointStorageFactories.find(backend, KeepsakeCheckpointStorageFactory.class.getClassLoader());
-            requireExplicitSavepointRoot(factory, config);
+            requireExplicitSavepointRoot(backend, factory, config);
             storage = factory.create(config);
-        } catch (StorageRootNotFoundException e) {
-            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
-                    + " backend: " + StorageOptions.SAVEPOINT_PATH + " does not exist, and a mistyped path would keep"
-                    + " savepoints where nobody looks; create the directory, or set " + StorageOptions.CREATE_ROOTS
-                    + ": true in plugin-config to let Keepsake create it (" + StorageOptions.SAVEPOINT_PATH + "="
-                    + config.get(StorageOptions.SAVEPOINT_PATH) + ": " + e.getMessage() + ")", e);
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
             throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
                     + " backend: " + e.getMessage(), e);
@@ -136,11 +130,11 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
      * without creating anything: a storage is opened with it as the namespace (its savepoint root,
      * {@code <it>/savepoint}, may be missing) and {@code create-roots=false}, and closed again.
      *
-     * @throws StorageRootNotFoundException when the savepoint root does not exist
+     * @throws CheckpointStorageException when the savepoint root does not exist, naming it
      */
-    private static void requireExplicitSavepointRoot(io.keepsake.storage.CheckpointStorageFactory factory,
+    private static void requireExplicitSavepointRoot(String backend, io.keepsake.storage.CheckpointStorageFactory factory,
                                                      Map<String, String> config)
-            throws io.keepsake.storage.CheckpointStorageException {
+            throws CheckpointStorageException, io.keepsake.storage.CheckpointStorageException {
         String savepointPath = config.get(StorageOptions.SAVEPOINT_PATH);
         if (savepointPath == null || savepointPath.isBlank() || config.containsKey(StorageOptions.CREATE_ROOTS)) {
             return;
@@ -149,7 +143,15 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         probe.put(StorageOptions.NAMESPACE, savepointPath);
         probe.remove(StorageOptions.SAVEPOINT_PATH);
         probe.put(StorageOptions.CREATE_ROOTS, "false");
-        factory.create(probe).close();
+        try {
+            factory.create(probe).close();
+        } catch (StorageRootNotFoundException e) {
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
+                    + " backend: " + StorageOptions.SAVEPOINT_PATH + " does not exist, and a mistyped path would keep"
+                    + " savepoints where nobody looks; create the directory, or set " + StorageOptions.CREATE_ROOTS
+                    + ": true in plugin-config to let Keepsake create it (" + StorageOptions.SAVEPOINT_PATH + "="
+                    + savepointPath + ": " + e.getMessage() + ")", e);
+        }
     }
 
     private static String backendFor(Map<String, String> config) throws CheckpointStorageException {

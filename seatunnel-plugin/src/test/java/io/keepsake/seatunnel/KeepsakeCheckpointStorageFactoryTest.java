@@ -89,6 +89,11 @@ class KeepsakeCheckpointStorageFactoryTest {
         assertThat(typo).isDirectory();
         // The namespace itself is still created, as SeaTunnel's plugins create it.
         assertThat(dir.resolve("ns")).isDirectory();
+        // create-roots: false keeps the library's meaning: a missing namespace is named as the namespace.
+        Path other = dir.resolve("other-ns");
+        assertThatThrownBy(() -> factory.create(Map.of("namespace", other.toString(), "create-roots", "false")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("namespace")
+                .hasMessageNotContaining("savepoint.path does not exist");
     }
 
     @Test
