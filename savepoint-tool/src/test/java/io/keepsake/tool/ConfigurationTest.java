@@ -140,6 +140,62 @@ class ConfigurationTest {
         assertThat(r.out()).contains(sp.savepointId());
     }
 
+    /** The engine section of config/seatunnel.yaml as SeaTunnel 2.3.8 ships it, byte for byte (trailing comment included). */
+    static final String SEATUNNEL_2_3_8_STOCK = """
+            seatunnel:
+              engine:
+                history-job-expire-minutes: 1440
+                backup-count: 1
+                queue-type: blockingqueue
+                print-execution-info-interval: 60
+                print-job-metrics-info-interval: 60
+                slot-service:
+                  dynamic-slot: true
+                checkpoint:
+                  interval: 10000
+                  timeout: 60000
+                  storage:
+                    type: hdfs
+                    max-retained: 3
+                    plugin-config:
+                      namespace: /tmp/seatunnel/checkpoint_snapshot
+                      storage.type: hdfs
+                      fs.defaultFS: file:///tmp/ # Ensure that the directory has written permission
+                telemetry:
+                  metric:
+                    enabled: false
+            """;
+
+    @Test
+    void seaTunnelsStockYamlIsAcceptedAsItIs() throws Exception {
+        Path file = temp.resolve("seatunnel.yaml");
+        Files.writeString(file, SEATUNNEL_2_3_8_STOCK);
+
+        ToolRun.Result r = ToolRun.run("list", "--config", file.toString());
+
+        // Read-only: on a machine without /tmp/seatunnel/checkpoint_snapshot that is "not found", never a refused address.
+        assertThat(r.exitCode()).as(r.err()).isIn(0, ExitCodes.NOT_FOUND);
+        assertThat(r.err()).doesNotContain("malformed").doesNotContain("fs.defaultFS");
+        if (r.exitCode() == ExitCodes.NOT_FOUND) {
+            assertThat(r.err()).contains("/tmp/seatunnel/checkpoint_snapshot");
+        }
+    }
+
+    @Test
+    void seaTunnelsStockYamlFindsTheSavepointsUnderItsNamespaceNotUnderTheDirectoryOfFsDefaultFs() throws Exception {
+        Path ns = temp.resolve("ns");
+        SavepointHandle sp = ToolRun.savepoint(ns, 6);
+        Path file = temp.resolve("seatunnel.yaml");
+        Files.writeString(file, SEATUNNEL_2_3_8_STOCK.replace("/tmp/seatunnel/checkpoint_snapshot", ns.toString())
+                .replace("file:///tmp/", temp.resolve("unused").toUri() + "/"));
+
+        ToolRun.Result r = ToolRun.run("list", "--config", file.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains(sp.savepointId(), "ok");
+        assertThat(temp.resolve("unused")).doesNotExist();
+    }
+
     @Test
     void aYamlWithoutTheSectionNamesWhatIsMissing() throws Exception {
         Path file = temp.resolve("other.yaml");

@@ -4,6 +4,7 @@ import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.StorageRootNotFoundException;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 import org.slf4j.Logger;
@@ -26,8 +27,15 @@ import java.util.TreeSet;
  * Hadoop backend (run on the Hadoop the engine ships). Without {@code storage.type}, a
  * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
  * local one; {@code storage.type=hdfs} with a {@code file:} {@code fs.defaultFS} (how SeaTunnel's
- * own {@code hdfs} plugin is pointed at a local disk) runs Hadoop's local file system. Every other key is checked by the chosen backend, so an unknown key or a bad value
+ * own {@code hdfs} plugin is pointed at a local disk) runs Hadoop's local file system; a directory
+ * after that address (SeaTunnel's stock {@code file:///tmp/}) is not used, as SeaTunnel does not
+ * use it. Every other key is checked by the chosen backend, so an unknown key or a bad value
  * fails here, naming the key.
+ *
+ * <p>Roots: the namespace is created when missing, as SeaTunnel's plugins create it. An explicit
+ * {@code savepoint.path} must exist unless {@code create-roots: true} is set: a mistyped path would
+ * otherwise be created silently and the savepoints kept where nobody looks. {@code create-roots:
+ * false} creates neither root (the library's meaning).
  *
  * <p>The engine calls {@link #create} at every job submission and never closes what it returns,
  * so one storage is opened per distinct {@code plugin-config} and JVM and shared by the jobs
@@ -99,8 +107,10 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         }
         CheckpointStorage storage;
         try {
-            storage = CheckpointStorageFactories.find(backend, KeepsakeCheckpointStorageFactory.class.getClassLoader())
-                    .create(config);
+            io.keepsake.storage.CheckpointStorageFactory factory =
+                    CheckpointStorageFactories.find(backend, KeepsakeCheckpointStorageFactory.class.getClassLoader());
+            requireExplicitSavepointRoot(backend, factory, config);
+            storage = factory.create(config);
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
             throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
                     + " backend: " + e.getMessage(), e);
@@ -113,6 +123,35 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         LOG.info("Keepsake checkpoint storage on the {} backend: checkpoints under {}, savepoints kept under {}",
                 backend, config.get(StorageOptions.NAMESPACE), savepoints.savepointRoot());
         return new KeepsakeCheckpointStorage(storage, savepoints);
+    }
+
+    /**
+     * With an explicit {@code savepoint.path} and no {@code create-roots}, looks at that root alone
+     * without creating anything: a storage is opened with it as the namespace (its savepoint root,
+     * {@code <it>/savepoint}, may be missing) and {@code create-roots=false}, and closed again.
+     *
+     * @throws CheckpointStorageException when the savepoint root does not exist, naming it
+     */
+    private static void requireExplicitSavepointRoot(String backend, io.keepsake.storage.CheckpointStorageFactory factory,
+                                                     Map<String, String> config)
+            throws CheckpointStorageException, io.keepsake.storage.CheckpointStorageException {
+        String savepointPath = config.get(StorageOptions.SAVEPOINT_PATH);
+        if (savepointPath == null || savepointPath.isBlank() || config.containsKey(StorageOptions.CREATE_ROOTS)) {
+            return;
+        }
+        Map<String, String> probe = new HashMap<>(config);
+        probe.put(StorageOptions.NAMESPACE, savepointPath);
+        probe.remove(StorageOptions.SAVEPOINT_PATH);
+        probe.put(StorageOptions.CREATE_ROOTS, "false");
+        try {
+            factory.create(probe).close();
+        } catch (StorageRootNotFoundException e) {
+            throw new CheckpointStorageException("Cannot create keepsake checkpoint storage on the " + backend
+                    + " backend: " + StorageOptions.SAVEPOINT_PATH + " does not exist, and a mistyped path would keep"
+                    + " savepoints where nobody looks; create the directory, or set " + StorageOptions.CREATE_ROOTS
+                    + ": true in plugin-config to let Keepsake create it (" + StorageOptions.SAVEPOINT_PATH + "="
+                    + savepointPath + ": " + e.getMessage() + ")", e);
+        }
     }
 
     private static String backendFor(Map<String, String> config) throws CheckpointStorageException {

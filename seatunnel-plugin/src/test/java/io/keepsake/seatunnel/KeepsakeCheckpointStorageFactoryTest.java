@@ -6,7 +6,10 @@ import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorag
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -52,7 +55,45 @@ class KeepsakeCheckpointStorageFactoryTest {
         KeepsakeCheckpointStorageFactory factory = new KeepsakeCheckpointStorageFactory();
         assertThat(factory.create(config())).isSameAs(factory.create(new HashMap<>(config())));
         assertThat(factory.create(config())).isNotSameAs(factory.create(config("savepoint.path",
-                dir.resolve("elsewhere").toString())));
+                Files.createDirectories(dir.resolve("elsewhere")).toString())));
+    }
+
+    @Test
+    void seaTunnelsStockHdfsBlockIsAcceptedAndStoresUnderTheNamespace() throws Exception {
+        // SeaTunnel 2.3.8's seatunnel.yaml: storage.type hdfs, fs.defaultFS file:///tmp/ (a directory SeaTunnel
+        // does not use either); only the namespace is moved into the test's directory.
+        Map<String, String> stock = config("storage.type", "hdfs", "fs.defaultFS", "file:///tmp/");
+        org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage storage =
+                new KeepsakeCheckpointStorageFactory().create(stock);
+        storage.storeCheckPoint(org.apache.seatunnel.engine.checkpoint.storage.PipelineState.builder().jobId("7")
+                .pipelineId(1).checkpointId(3L).states(new byte[]{1, 2, 3}).build());
+        try (Stream<Path> files = Files.list(dir.resolve("ns").resolve("7"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).anyMatch(n -> n.endsWith("-1-3.ser"));
+        }
+    }
+
+    @Test
+    void aMissingExplicitSavepointPathIsRefusedUnlessCreateRootsSaysSo() throws Exception {
+        Path typo = dir.resolve("savepoitns");
+        KeepsakeCheckpointStorageFactory factory = new KeepsakeCheckpointStorageFactory();
+        for (Map<String, String> config : List.of(config("savepoint.path", typo.toString()),
+                config("storage.type", "hdfs", "fs.defaultFS", "file:///", "savepoint.path", typo.toString()))) {
+            assertThatThrownBy(() -> factory.create(config)).as(config.toString())
+                    .isInstanceOf(CheckpointStorageException.class)
+                    .hasMessageContaining("savepoint.path does not exist").hasMessageContaining(typo.toString())
+                    .hasMessageContaining("create-roots: true");
+            assertThat(typo).doesNotExist();
+        }
+        assertThat(factory.create(config("savepoint.path", typo.toString(), "create-roots", "true")))
+                .isInstanceOf(KeepsakeCheckpointStorage.class);
+        assertThat(typo).isDirectory();
+        // The namespace itself is still created, as SeaTunnel's plugins create it.
+        assertThat(dir.resolve("ns")).isDirectory();
+        // create-roots: false keeps the library's meaning: a missing namespace is named as the namespace.
+        Path other = dir.resolve("other-ns");
+        assertThatThrownBy(() -> factory.create(Map.of("namespace", other.toString(), "create-roots", "false")))
+                .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("namespace")
+                .hasMessageNotContaining("savepoint.path does not exist");
     }
 
     @Test

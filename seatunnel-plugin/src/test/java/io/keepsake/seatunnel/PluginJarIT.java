@@ -21,8 +21,11 @@ import java.util.zip.ZipEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shaded jar as an operator drops it into SeaTunnel's {@code lib/}: it holds Keepsake and
- * nothing the engine ships, and it works in a class loader that sees only the engine's jars and it.
+ * The shaded jar as an operator drops it into SeaTunnel's {@code lib/}: it holds Keepsake, its
+ * third-party code relocated below {@code io/keepsake/shaded/} and nothing the engine ships, it
+ * carries LICENSE and NOTICE, its size is the one docs/seatunnel.md gives, and it works in a class
+ * loader that sees only the engine's jars and it, on the local, Hadoop and S3 backends (the S3 one
+ * over HTTP with the relocated AWS SDK, beside an unrelocated SDK as a connector would bring it).
  */
 class PluginJarIT {
 
@@ -43,9 +46,21 @@ class PluginJarIT {
         assertThat(names).contains("io/keepsake/seatunnel/KeepsakeCheckpointStorage.class",
                 "io/keepsake/storage/internal/ComposedStorage.class", "io/keepsake/wire/LegacyCheckpointCodec.class",
                 "io/keepsake/reader/SavepointReaderRegistry.class", "io/keepsake/storage/hdfs/HdfsFileSystem.class");
-        // Keepsake's classes, and the AWS SDK v2 the S3 backend runs on (SeaTunnel 2.3.8 ships none).
-        assertThat(names).filteredOn(n -> n.endsWith(".class"))
-                .allSatisfy(n -> assertThat(n).matches("(io/keepsake/|software/amazon/|org/reactivestreams/|org/apache/hc/).*"));
+        // lib/ is the class path every connector shares: Keepsake's own packages, the third-party code relocated
+        // below io/keepsake/shaded/, and META-INF; no other top-level entry.
+        assertThat(names).allSatisfy(n -> assertThat(n).matches("(io/|io/keepsake/.*|META-INF/.*)"));
+        assertThat(names).filteredOn(n -> n.endsWith(".class") && !n.startsWith("io/keepsake/shaded/"))
+                .allSatisfy(n -> assertThat(n).matches("io/keepsake/(seatunnel|storage|wire|engine|reader)/.*"));
+        assertThat(names.stream().filter(n -> n.startsWith("io/keepsake/shaded/")).map(PluginJarIT::shadedPackage)
+                .collect(java.util.stream.Collectors.toSet()))
+                .contains("io/keepsake/shaded/org/apache/commons/codec", "io/keepsake/shaded/software/amazon/awssdk",
+                        "io/keepsake/shaded/org/apache/hc")
+                .isSubsetOf("io/keepsake/shaded/org/apache/commons/codec", "io/keepsake/shaded/software/amazon/awssdk",
+                        "io/keepsake/shaded/software/amazon/eventstream", "io/keepsake/shaded/org/apache/hc",
+                        "io/keepsake/shaded/org/reactivestreams", "io/keepsake/shaded/org/publicsuffix", "");
+        assertThat(names).filteredOn(n -> n.startsWith("META-INF/services/"))
+                .allSatisfy(n -> assertThat(n).matches("META-INF/services/(|io\\.keepsake\\..*|org\\.apache\\.seatunnel\\.engine"
+                        + "\\.checkpoint\\.storage\\.api\\.CheckpointStorageFactory)"));
         assertThat(names).noneMatch(n -> n.startsWith("org/slf4j") || n.startsWith("io/protostuff")
                 || n.startsWith("org/apache/hadoop") || n.startsWith("com/google") || n.startsWith("org/apache/logging")
                 || n.startsWith("org/apache/seatunnel") || n.contains("SLF4JServiceProvider")
@@ -53,7 +68,60 @@ class PluginJarIT {
     }
 
     @Test
-    void jarWorksBesideOnlyTheEnginesJars(@TempDir Path dir) throws Exception {
+    void jarCarriesLicenseAndNotice() throws Exception {
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            assertThat(read(jar, "META-INF/LICENSE")).isEqualTo(Files.readString(Path.of("..", "LICENSE")));
+            assertThat(read(jar, "META-INF/NOTICE")).contains("Keepsake", "Apache Commons Codec", "AWS SDK for Java 2.0");
+        }
+    }
+
+    @Test
+    void jarSizeIsTheOneTheDocsGive() throws Exception {
+        String docs = Files.readString(Path.of("..", "docs", "seatunnel.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("`keepsake-seatunnel\\.jar` is ([0-9.]+) MB").matcher(docs);
+        assertThat(m.find()).as("docs/seatunnel.md gives the jar's size as `keepsake-seatunnel.jar` is N MB").isTrue();
+        double documented = Double.parseDouble(m.group(1));
+        double actual = Files.size(JAR) / 1_000_000.0;
+        assertThat(actual).as("keepsake-seatunnel.jar's size in MB; update docs/seatunnel.md")
+                .isCloseTo(documented, org.assertj.core.data.Percentage.withPercentage(5));
+    }
+
+    @Test
+    void theRelocatedS3BackendTalksToAnS3EndpointBesideAConnectorsOwnSdk() throws Exception {
+        byte[] savepoint = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
+                CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (TinyS3Server s3 = TinyS3Server.start();
+             URLClassLoader engine = engineWithPluginJar()) {
+            Thread.currentThread().setContextClassLoader(engine);
+            // A connector's unrelocated AWS SDK v2 on the same class path (the test's, from the S3 backend's pom).
+            Class<?> connectorsSdk = engine.loadClass("software.amazon.awssdk.services.s3.S3Client");
+            assertThat(connectorsSdk.getProtectionDomain().getCodeSource().getLocation().getPath())
+                    .doesNotEndWith("keepsake-seatunnel.jar");
+            Object factory = discover(engine);
+            Map<String, String> config = Map.of("storage.type", "s3", "namespace", "s3a://" + TinyS3Server.BUCKET + "/ns",
+                    "fs.s3a.endpoint", s3.endpoint().toString(), "fs.s3a.path.style.access", "true",
+                    "fs.s3a.endpoint.region", "us-east-1", "fs.s3a.access.key", "access", "fs.s3a.secret.key", "secret",
+                    "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
+                            + "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider");
+            Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
+            Object storage = factoryType.getMethod("create", Map.class).invoke(factory, config);
+            Class<?> stateType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.PipelineState");
+            Object state = state(stateType, savepoint);
+            storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state);
+            storage.getClass().getMethod("deleteCheckpoint", String.class).invoke(storage, "42");
+            Object latest = storage.getClass().getMethod("getLatestCheckpointByJobIdAndPipelineId", String.class,
+                    String.class).invoke(storage, "42", "1");
+            assertThat((byte[]) stateType.getMethod("getStates").invoke(latest)).isEqualTo(savepoint);
+            assertThat(s3.keys()).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1) + "/_metadata.ser");
+            assertThat(s3.requests()).isGreaterThan(5);
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+    }
+
+    /** A class loader of the engine's jars (third-party jars from the local repository) and the plugin jar, first. */
+    private static URLClassLoader engineWithPluginJar() throws Exception {
         List<URL> urls = new ArrayList<>();
         urls.add(JAR.toUri().toURL());
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -65,17 +133,37 @@ class PluginJarIT {
                 urls.add(Path.of(entry).toUri().toURL());
             }
         }
+        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static Object discover(ClassLoader engine) throws Exception {
+        Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
+        Object factory = engine.loadClass("org.apache.seatunnel.engine.common.utils.FactoryUtil")
+                .getMethod("discoverFactory", ClassLoader.class, Class.class, String.class)
+                .invoke(null, engine, factoryType, "keepsake");
+        assertThat(factory.getClass().getProtectionDomain().getCodeSource().getLocation().getPath())
+                .endsWith("keepsake-seatunnel.jar");
+        return factory;
+    }
+
+    private static Object state(Class<?> stateType, byte[] states) throws Exception {
+        Object builder = stateType.getMethod("builder").invoke(null);
+        builder = builder.getClass().getMethod("jobId", String.class).invoke(builder, "42");
+        builder = builder.getClass().getMethod("pipelineId", int.class).invoke(builder, 1);
+        builder = builder.getClass().getMethod("checkpointId", long.class).invoke(builder, 7L);
+        builder = builder.getClass().getMethod("states", byte[].class).invoke(builder, (Object) states);
+        return builder.getClass().getMethod("build").invoke(builder);
+    }
+
+    @Test
+    void jarWorksBesideOnlyTheEnginesJars(@TempDir Path dir) throws Exception {
         byte[] savepoint = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
                 CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader engine = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader engine = engineWithPluginJar()) {
             Thread.currentThread().setContextClassLoader(engine);
             Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
-            Object factory = engine.loadClass("org.apache.seatunnel.engine.common.utils.FactoryUtil")
-                    .getMethod("discoverFactory", ClassLoader.class, Class.class, String.class)
-                    .invoke(null, engine, factoryType, "keepsake");
-            assertThat(factory.getClass().getProtectionDomain().getCodeSource().getLocation().getPath())
-                    .endsWith("keepsake-seatunnel.jar");
+            Object factory = discover(engine);
             assertThat(engine.loadClass("org.slf4j.LoggerFactory").getMethod("getILoggerFactory").invoke(null)
                     .getClass().getName()).as("Keepsake logs through the engine's slf4j 1.7 binding")
                     .startsWith("org.apache.logging.slf4j");
@@ -85,12 +173,7 @@ class PluginJarIT {
                     Map.of("namespace", dir.resolve("hdfs").toString(), "storage.type", "hdfs", "fs.defaultFS", "file:///"))) {
                 Object storage = factoryType.getMethod("create", Map.class).invoke(factory, config);
                 Class<?> stateType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.PipelineState");
-                Object builder = stateType.getMethod("builder").invoke(null);
-                builder = builder.getClass().getMethod("jobId", String.class).invoke(builder, "42");
-                builder = builder.getClass().getMethod("pipelineId", int.class).invoke(builder, 1);
-                builder = builder.getClass().getMethod("checkpointId", long.class).invoke(builder, 7L);
-                builder = builder.getClass().getMethod("states", byte[].class).invoke(builder, (Object) savepoint);
-                Object state = builder.getClass().getMethod("build").invoke(builder);
+                Object state = state(stateType, savepoint);
                 storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state);
                 storage.getClass().getMethod("deleteCheckpoint", String.class).invoke(storage, "42");
                 Object latest = storage.getClass().getMethod("getLatestCheckpointByJobIdAndPipelineId", String.class,
@@ -102,6 +185,20 @@ class PluginJarIT {
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
+    }
+
+    /** The relocated package an entry below io/keepsake/shaded/ belongs to (its first four names), or "" for the folders above. */
+    private static String shadedPackage(String name) {
+        String[] parts = name.split("/");
+        String[] known = {"io/keepsake/shaded/org/apache/commons/codec", "io/keepsake/shaded/software/amazon/awssdk",
+                "io/keepsake/shaded/software/amazon/eventstream", "io/keepsake/shaded/org/apache/hc",
+                "io/keepsake/shaded/org/reactivestreams", "io/keepsake/shaded/org/publicsuffix"};
+        for (String k : known) {
+            if (name.startsWith(k + "/") || name.equals(k + "/")) {
+                return k;
+            }
+        }
+        return parts.length <= 6 && name.endsWith("/") ? "" : name;
     }
 
     private static String read(JarFile jar, String name) throws Exception {

@@ -23,7 +23,9 @@ import java.io.IOException;
  *       Hadoop's raw local file system), {@code s3}/{@code s3a} or {@code oss} (their Hadoop
  *       connectors must be on the classpath);</li>
  *   <li>{@code fs.defaultFS}: the file system's address, required for {@code hdfs}; for object
- *       stores {@code s3.bucket} / {@code oss.bucket} may name it instead;</li>
+ *       stores {@code s3.bucket} / {@code oss.bucket} may name it instead. A directory after the
+ *       address ({@code file:///tmp/}) is accepted and not used, as Hadoop and SeaTunnel's own
+ *       plugin do not use it: {@code namespace} alone says where checkpoints go;</li>
  *   <li>{@code hdfs_site_path}: a Hadoop XML file added to the configuration;</li>
  *   <li>{@code kerberosPrincipal} with {@code kerberosKeytabFilePath}: log in from the keytab, run
  *       every call as that user and renew the ticket before it expires;</li>
@@ -58,6 +60,7 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
     @Override
     protected StorageFileSystem openFileSystem(StorageOptions options) throws CheckpointStorageException {
         HdfsSettings settings = HdfsSettings.from(options);
+        logIgnoredDirectory(settings, options);
         UserGroupInformation user = settings.login();
         HdfsFileSystem fs = open(settings, settings.configuration(), user);
         try {
@@ -94,6 +97,30 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
         }
         LOG.info("Opened {} storage at {}: checkpoints in {}, savepoints in {}", settings.storageType(),
                 settings.fileSystemUri(), storage.namespace(), storage.savepointRoot());
+    }
+
+    /**
+     * Says where files go when {@code fs.defaultFS} named a directory, which Hadoop and SeaTunnel's
+     * {@code hdfs} plugin do not use either: at INFO when the namespace lies below it (SeaTunnel's stock
+     * configuration), else at WARN, since an operator may have expected the directory to be a prefix.
+     */
+    private static void logIgnoredDirectory(HdfsSettings settings, StorageOptions options) {
+        String directory = settings.ignoredDirectory();
+        if (directory == null) {
+            return;
+        }
+        String namespace = options.namespace();
+        String below = directory.endsWith("/") ? directory : directory + "/";
+        String message = "{} names the directory {}; as in Hadoop and SeaTunnel's hdfs plugin, only the file system"
+                + " {} is taken from it, and checkpoints go to {} {} as written";
+        if (namespace.equals(directory) || namespace.startsWith(below)
+                || namespace.contains("://") && namespace.substring(namespace.indexOf("://") + 3).contains(below)) {
+            LOG.info(message, HdfsSettings.FS_DEFAULT, directory, settings.fileSystemUri(), StorageOptions.NAMESPACE,
+                    namespace);
+        } else {
+            LOG.warn(message + ", which is not below {}", HdfsSettings.FS_DEFAULT, directory, settings.fileSystemUri(),
+                    StorageOptions.NAMESPACE, namespace, directory);
+        }
     }
 
     private static HdfsFileSystem open(HdfsSettings settings, org.apache.hadoop.conf.Configuration conf,

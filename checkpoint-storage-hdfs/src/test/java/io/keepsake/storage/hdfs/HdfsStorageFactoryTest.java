@@ -9,6 +9,8 @@ import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.hdfs.internal.HdfsSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -191,11 +193,49 @@ class HdfsStorageFactoryTest {
     @Test
     void malformedNameNodeAddressesAreRefusedByName() {
         for (String bad : List.of("hdfs//nn:8020", "namenode:8020", "hdfs://", "hdfs:///", "hdfs://nn:port",
-                "file:///", "hdfs://nn:8020/keepsake", "hdfs://nn:8020?x=1", " ")) {
+                "file:///", "hdfs://nn:8020?x=1", "hdfs:///keepsake", " ")) {
             assertThatThrownBy(() -> factory.create(hdfs(bad))).as(bad)
                     .isInstanceOf(InvalidStorageArgumentException.class)
                     .hasMessageContaining("fs.defaultFS");
         }
+    }
+
+    @Test
+    void seaTunnelsStockLocalAddressWithADirectoryStoresUnderTheNamespaceAsSeaTunnelDoes() throws Exception {
+        // seatunnel.yaml as shipped: fs.defaultFS: file:///tmp/ with an absolute namespace. SeaTunnel's hdfs plugin
+        // (FileSystem.get) takes only the scheme and authority; the namespace is used as it is.
+        Path elsewhere = temp.resolve("fs-default-dir");
+        try (CheckpointStorage storage = factory.create(local("fs.defaultFS", elsewhere.toUri() + "/"))) {
+            storage.storeCheckPoint(new PipelineState("job", 1, 3L, new byte[]{1, 2, 3}));
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId("job", "1").checkpointId()).isEqualTo(3L);
+        }
+        try (Stream<Path> files = Files.list(temp.resolve("ns").resolve("job"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith("-1-3.ser"));
+        }
+        assertThat(elsewhere).doesNotExist();
+    }
+
+    @Test
+    void aDirectoryAfterTheAddressIsLeftOutOfTheFileSystemUriForEveryType() {
+        Map<String, String> seaTunnelStock = Map.of("namespace", "/tmp/seatunnel/checkpoint_snapshot",
+                "storage.type", "local", "fs.defaultFS", "file:///tmp/");
+        HdfsSettings local = settings(seaTunnelStock);
+        assertThat(local.fileSystemUri()).hasToString("file:///");
+        assertThat(local.ignoredDirectory()).isEqualTo("/tmp/");
+        assertThat(local.configuration().get("fs.defaultFS")).isEqualTo("file:///");
+
+        HdfsSettings cluster = settings(hdfs("hdfs://nn:8020/user/seatunnel"));
+        assertThat(cluster.fileSystemUri()).hasToString("hdfs://nn:8020");
+        assertThat(cluster.ignoredDirectory()).isEqualTo("/user/seatunnel");
+
+        HdfsSettings plain = settings(hdfs("hdfs://nn:8020/"));
+        assertThat(plain.fileSystemUri()).hasToString("hdfs://nn:8020");
+        assertThat(plain.ignoredDirectory()).isNull();
+    }
+
+    private static HdfsSettings settings(Map<String, String> configuration) {
+        return HdfsSettings.from(StorageOptions.parse(new HashMap<>(configuration), "hdfs", HdfsSettings.KEYS,
+                HdfsSettings.PREFIXES, HdfsSettings.STORAGE_TYPES));
     }
 
     @Test

@@ -42,6 +42,30 @@ class SeaTunnelYamlTest {
     }
 
     @Test
+    void readsSeaTunnelsStockBlockWithItsTrailingComment() {
+        String stock = """
+                seatunnel:
+                  engine:
+                    checkpoint:
+                      interval: 10000
+                      timeout: 60000
+                      storage:
+                        type: hdfs
+                        max-retained: 3
+                        plugin-config:
+                          namespace: /tmp/seatunnel/checkpoint_snapshot
+                          storage.type: hdfs
+                          fs.defaultFS: file:///tmp/ # Ensure that the directory has written permission
+                """;
+
+        SeaTunnelYaml.StorageSection section = SeaTunnelYaml.storageSection(stock, "seatunnel.yaml");
+
+        assertThat(section.type()).isEqualTo("hdfs");
+        assertThat(section.pluginConfig()).isEqualTo(Map.of("namespace", "/tmp/seatunnel/checkpoint_snapshot",
+                "storage.type", "hdfs", "fs.defaultFS", "file:///tmp/"));
+    }
+
+    @Test
     void refusesTabsAndLinesThatAreNotMappings() {
         assertThatThrownBy(() -> SeaTunnelYaml.parse("a:\n\tb: 1\n", "t.yaml"))
                 .isInstanceOf(ToolUsageException.class).hasMessageContaining("tab").hasMessageContaining("line 2");

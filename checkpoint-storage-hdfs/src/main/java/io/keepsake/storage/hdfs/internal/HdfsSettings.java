@@ -26,6 +26,13 @@ import java.util.TreeMap;
  * named by {@code hdfs_site_path}, then Hadoop's defaults and any {@code core-site.xml} on the
  * classpath. The same Hadoop key given twice with different values is a conflict, not a
  * silent choice. Immutable and thread-safe ({@link #configuration()} returns a copy).
+ *
+ * <p>A directory in the address ({@code fs.defaultFS: file:///tmp/}, as SeaTunnel's stock
+ * {@code seatunnel.yaml} has it) is accepted and plays no part in where files go: Hadoop's
+ * {@code FileSystem.get} and SeaTunnel's {@code hdfs} plugin take only the scheme and authority of
+ * {@code fs.defaultFS}, and the plugin puts an absolute {@code namespace} as it is on that file
+ * system. Keepsake does the same, so one configuration names the same directories under both
+ * plugins; {@link #ignoredDirectory()} reports what was left out.
  */
 public final class HdfsSettings {
 
@@ -84,13 +91,16 @@ public final class HdfsSettings {
 
     private final Kind kind;
     private final URI fileSystemUri;
+    private final String ignoredDirectory;
     private final Configuration configuration;
     private final String principal;
     private final String keytab;
 
-    private HdfsSettings(Kind kind, URI fileSystemUri, Configuration configuration, String principal, String keytab) {
+    private HdfsSettings(Kind kind, URI fileSystemUri, String ignoredDirectory, Configuration configuration,
+                         String principal, String keytab) {
         this.kind = kind;
         this.fileSystemUri = fileSystemUri;
+        this.ignoredDirectory = ignoredDirectory;
         this.configuration = configuration;
         this.principal = principal;
         this.keytab = keytab;
@@ -125,7 +135,10 @@ public final class HdfsSettings {
             }
         }
 
-        URI uri = fileSystemUri(kind, own, hadoop);
+        URI given = fileSystemUri(kind, own, hadoop);
+        URI uri = withoutPath(kind, given);
+        String ignored = given.getRawPath() == null || given.getRawPath().isEmpty() || given.getRawPath().equals("/")
+                ? null : given.getPath();
         hadoop.remove(FS_DEFAULT);
 
         String principal = own.get(KERBEROS_PRINCIPAL);
@@ -162,7 +175,7 @@ public final class HdfsSettings {
         if (principal != null) {
             conf.set("hadoop.security.authentication", "kerberos");
         }
-        return new HdfsSettings(kind, uri, conf, principal, keytab);
+        return new HdfsSettings(kind, uri, ignored, conf, principal, keytab);
     }
 
     private static void requireApplies(Kind kind, String key) {
@@ -251,15 +264,11 @@ public final class HdfsSettings {
         if (uri.getQuery() != null || uri.getFragment() != null) {
             throw malformed(kind, key, value, "it has a query or fragment");
         }
-        String path = uri.getRawPath();
-        if (path != null && !path.isEmpty() && !path.equals("/")) {
-            throw malformed(kind, key, value, "it names a directory; put the directory in " + StorageOptions.NAMESPACE);
-        }
         if (kind == Kind.LOCAL) {
             if (uri.getRawAuthority() != null && !uri.getRawAuthority().isEmpty()) {
                 throw malformed(kind, key, value, "a local file system has no host");
             }
-            return URI.create("file:///");
+            return uri;
         }
         if (uri.getRawAuthority() == null || uri.getRawAuthority().isEmpty()) {
             throw malformed(kind, key, value, "it names no " + (kind == Kind.HDFS ? "NameNode" : "bucket"));
@@ -267,7 +276,12 @@ public final class HdfsSettings {
         if (kind == Kind.HDFS && uri.getHost() == null) {
             throw malformed(kind, key, value, "its NameNode address is not host[:port]");
         }
-        return URI.create(kind.scheme + "://" + uri.getRawAuthority());
+        return uri;
+    }
+
+    /** The file system's address alone: scheme and authority, as Hadoop's {@code FileSystem.get} reads it. */
+    private static URI withoutPath(Kind kind, URI uri) {
+        return kind == Kind.LOCAL ? URI.create("file:///") : URI.create(kind.scheme + "://" + uri.getRawAuthority());
     }
 
     private static InvalidStorageArgumentException malformed(Kind kind, String key, String value, String why) {
@@ -304,6 +318,14 @@ public final class HdfsSettings {
     /** The file system's address, such as {@code hdfs://nn:8020} or {@code file:///}. */
     public URI fileSystemUri() {
         return fileSystemUri;
+    }
+
+    /**
+     * The directory the configured address named after its authority ({@code /tmp/} of
+     * {@code file:///tmp/}), which is not used; null when it named none.
+     */
+    public String ignoredDirectory() {
+        return ignoredDirectory;
     }
 
     /** True when a Kerberos principal and keytab are configured. */

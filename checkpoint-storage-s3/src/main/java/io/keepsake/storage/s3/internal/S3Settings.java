@@ -95,6 +95,13 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
     /** The {@code storage.type} values this backend accepts. */
     public static final Set<String> STORAGE_TYPES = Set.of("s3", "s3a");
 
+    /**
+     * The package of SDK v2's credential providers, as users write it. Built at run time: the SeaTunnel
+     * plugin jar relocates the SDK, and its shading rewrites every string constant that starts with the
+     * SDK's package, which would turn the names users configure into the relocated ones.
+     */
+    private static final String SDK_V2_CREDENTIALS = String.join(".", "software", "amazon", "awssdk", "auth",
+            "credentials", "");
     private static final Map<String, String> PROVIDERS = providers();
 
     /**
@@ -233,16 +240,16 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
         m.put("org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider", "session");
         m.put("org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider", "anonymous");
         m.put("com.amazonaws.auth.EnvironmentVariableCredentialsProvider", "environment");
-        m.put("software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider", "environment");
+        m.put(SDK_V2_CREDENTIALS + "EnvironmentVariableCredentialsProvider", "environment");
         m.put("com.amazonaws.auth.SystemPropertiesCredentialsProvider", "system-properties");
-        m.put("software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider", "system-properties");
+        m.put(SDK_V2_CREDENTIALS + "SystemPropertyCredentialsProvider", "system-properties");
         m.put("com.amazonaws.auth.InstanceProfileCredentialsProvider", "instance-profile");
         m.put("org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider", "instance-profile");
-        m.put("software.amazon.awssdk.auth.credentials.InstanceProfileCredentialsProvider", "instance-profile");
+        m.put(SDK_V2_CREDENTIALS + "InstanceProfileCredentialsProvider", "instance-profile");
         m.put("com.amazonaws.auth.profile.ProfileCredentialsProvider", "profile");
-        m.put("software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider", "profile");
+        m.put(SDK_V2_CREDENTIALS + "ProfileCredentialsProvider", "profile");
         m.put("com.amazonaws.auth.DefaultAWSCredentialsProviderChain", "default");
-        m.put("software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider", "default");
+        m.put(SDK_V2_CREDENTIALS + "DefaultCredentialsProvider", "default");
         return m;
     }
 
