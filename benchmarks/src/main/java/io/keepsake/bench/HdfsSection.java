@@ -42,6 +42,8 @@ public final class HdfsSection implements ReportSection {
         conf.setInt("dfs.replication", 1);
         conf.setInt("dfs.namenode.file.close.num-committed-allowed", 1);
         conf.set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "5");
+        // From 5 ms, Hadoop's 5 tries give up after about 155 ms, which a busy DataNode can exceed.
+        conf.set("dfs.client.block.write.locateFollowingBlock.retries", "13");
         MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
         try {
             cluster.waitActive();

@@ -24,6 +24,14 @@ final class MiniHdfs implements AutoCloseable {
      */
     static final String FAST_CLOSE_KEY = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
     static final String FAST_CLOSE_MS = "5";
+    /**
+     * How often the client asks again, doubling its wait each time: Hadoop's 5 tries from 5 ms give
+     * up after about 155 ms, which a busy machine's DataNode can take to report the block (seen as
+     * "Unable to close file because the last block ... does not have enough number of replicas").
+     * 13 tries from 5 ms wait up to about 41 s, and only when the DataNode is that late.
+     */
+    static final String CLOSE_RETRIES_KEY = "dfs.client.block.write.locateFollowingBlock.retries";
+    static final String CLOSE_RETRIES = "13";
 
     private final MiniDFSCluster cluster;
     private final AtomicInteger directories = new AtomicInteger();
@@ -39,6 +47,7 @@ final class MiniHdfs implements AutoCloseable {
         Configuration conf = new Configuration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.toString());
         conf.set(FAST_CLOSE_KEY, FAST_CLOSE_MS);
+        conf.set(CLOSE_RETRIES_KEY, CLOSE_RETRIES);
         conf.setInt("dfs.replication", 1);
         // Let a close complete as soon as the last block is committed, without waiting for the
         // DataNode's block report: a test-speed setting of this NameNode, not of the client under test.
@@ -75,10 +84,10 @@ final class MiniHdfs implements AutoCloseable {
         return uri() + "/" + prefix + "-" + directories.incrementAndGet();
     }
 
-    /** The factory keys that point a storage at this cluster, with the fast-close setting. */
+    /** The factory keys that point a storage at this cluster, with the fast-close settings. */
     Map<String, String> factoryKeys(String namespace) {
         return Map.of("namespace", namespace, "storage.type", "hdfs", "fs.defaultFS", uri().toString(),
-                "seatunnel.hadoop." + FAST_CLOSE_KEY, FAST_CLOSE_MS);
+                "seatunnel.hadoop." + FAST_CLOSE_KEY, FAST_CLOSE_MS, "seatunnel.hadoop." + CLOSE_RETRIES_KEY, CLOSE_RETRIES);
     }
 
     @Override
