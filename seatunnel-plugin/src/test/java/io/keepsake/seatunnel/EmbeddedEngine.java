@@ -106,6 +106,16 @@ final class EmbeddedEngine implements AutoCloseable {
         awaitStatus(jobId, "SAVEPOINT_DONE", Duration.ofSeconds(60));
     }
 
+    /** Asks for a savepoint (as {@code seatunnel.sh -s jobId}) and returns when the engine answers. */
+    void requestSavepoint(long jobId) {
+        client.getJobClient().savePointJob(jobId);
+    }
+
+    /** The engine's detailed status of a job, as {@code seatunnel.sh -j jobId} prints it. */
+    String detail(long jobId) {
+        return client.getJobClient().getJobDetailStatus(jobId);
+    }
+
     /** Cancels a job (as {@code seatunnel.sh -can jobId}) and waits for CANCELED. */
     void cancel(long jobId) {
         client.getJobClient().cancelJob(jobId);
