@@ -9,11 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * The pipelines whose stop-with-savepoint failed because the savepoint could not be kept, and the
  * refusal of their later checkpoints that lets SeaTunnel 2.3.x end such a job.
  *
- * <p>Why: when storing a savepoint fails, the 2.3.x engine cancels and restarts the pipeline from
- * its last checkpoint but leaves the job in {@code DOING_SAVEPOINT}, and nothing in the engine ever
- * leaves that state again: the job runs on, checkpointing, and never reaches {@code SAVEPOINT_DONE}.
- * The engine ends a job only when a pipeline fails more often than {@code job.retry.times}, which is
- * what a checkpoint store that keeps failing causes. So after a failed savepoint the pipeline's
+ * <p>Why: when storing a savepoint fails, the engine (2.3.8 and 2.3.4 both) cancels and restarts the
+ * pipeline from its last checkpoint but leaves the job in {@code DOING_SAVEPOINT}, and nothing in the
+ * engine ever leaves that state again: the job runs on, checkpointing, and never reaches
+ * {@code SAVEPOINT_DONE}. Short of a cancel, the engine ends a job only when a pipeline fails more
+ * often than {@code job.retry.times} allows, which is what a checkpoint store that keeps failing causes. So after a failed savepoint the pipeline's
  * later checkpoints are refused, and the job ends {@code FAILED} after the engine's retries, with
  * no state written after the last good checkpoint.
  *
