@@ -57,6 +57,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private final SavepointStorage savepoints;
     private final SavepointReaderRegistry readers = SavepointReaderRegistry.standard();
     private final NewestReadableState newest;
+    private final FailedSavepoints failedSavepoints = new FailedSavepoints();
 
     /**
      * Wraps a Keepsake storage and its savepoint capability (normally the same object).
@@ -78,7 +79,12 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     /**
      * Stores a checkpoint as SeaTunnel does; a savepoint is first committed as a Keepsake bundle.
      *
-     * @throws CheckpointStorageException when the savepoint bundle or the checkpoint file cannot be written
+     * <p>When a savepoint cannot be kept, the pipeline's later checkpoints are refused as well, so
+     * that the engine fails the job after its retries rather than leaving it in
+     * {@code DOING_SAVEPOINT} (see {@link FailedSavepoints}).
+     *
+     * @throws CheckpointStorageException when the savepoint bundle or the checkpoint file cannot be written, or the
+     *                                    state is a checkpoint after a savepoint of its pipeline that could not be kept
      */
     @Override
     public String storeCheckPoint(PipelineState state) throws CheckpointStorageException {
@@ -86,6 +92,8 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         Optional<CompletedCheckpoint> savepoint = savepointIn(keepsake);
         if (savepoint.isPresent()) {
             keepSavepoint(savepoint.get());
+        } else {
+            failedSavepoints.checkCheckpoint(state.getJobId(), state.getPipelineId(), state.getCheckpointId());
         }
         try {
             return checkpoints.storeCheckPoint(keepsake);
@@ -141,7 +149,9 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     @Override
     public PipelineState getLatestCheckpointByJobIdAndPipelineId(String jobId, String pipelineId)
             throws CheckpointStorageException {
-        return newest.of(jobId, pipeline(pipelineId));
+        int pid = pipeline(pipelineId);
+        failedSavepoints.restored(jobId, pid);
+        return newest.of(jobId, pid);
     }
 
     /**
@@ -186,6 +196,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     @Override
     public void deleteCheckpoint(String jobId) {
         checkpoints.deleteCheckpoint(jobId);
+        failedSavepoints.ended(jobId);
         LOG.info("Deleted the checkpoints of job {}; its savepoints stay under {}", jobId, savepoints.savepointRoot());
     }
 
@@ -244,11 +255,18 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                 session.report(checkpoint);
                 session.pipelineSuspended(checkpoint.pipelineId());
                 SavepointHandle handle = session.commit();
+                failedSavepoints.kept(jobId, checkpoint.pipelineId());
                 LOG.info("Kept savepoint {} of job {} (pipeline {}, checkpoint {}) at {}", id, jobId,
                         checkpoint.pipelineId(), checkpoint.checkpointId(), handle.location());
             } catch (SavepointAlreadyExistsException e) {
+                failedSavepoints.kept(jobId, checkpoint.pipelineId());
                 LOG.info("Savepoint {} of job {} is already kept; storing the checkpoint file only", id, jobId);
-            } catch (KeepsakeException e) {
+            } catch (RuntimeException e) { // KeepsakeException, or a bug: either way the savepoint is not kept
+                failedSavepoints.failed(jobId, checkpoint.pipelineId(), checkpoint.checkpointId(), id, e.getMessage());
+                LOG.error("Cannot keep savepoint {} of job {} (pipeline {}, checkpoint {}): {}; SeaTunnel restarts the"
+                        + " pipeline and leaves the job in DOING_SAVEPOINT, so the pipeline's next checkpoints are"
+                        + " refused until the engine fails the job after job.retry.times restarts", id, jobId,
+                        checkpoint.pipelineId(), checkpoint.checkpointId(), e.getMessage());
                 throw new CheckpointStorageException("Cannot keep savepoint " + id + " of job " + jobId + " (pipeline "
                         + checkpoint.pipelineId() + ", checkpoint " + checkpoint.checkpointId() + "): "
                         + e.getMessage(), e);

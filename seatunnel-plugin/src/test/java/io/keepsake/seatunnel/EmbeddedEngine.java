@@ -15,10 +15,13 @@ import org.apache.seatunnel.engine.common.config.server.CheckpointStorageConfig;
 import org.apache.seatunnel.engine.common.runtime.ExecutionMode;
 import org.apache.seatunnel.engine.server.SeaTunnelNodeContext;
 
+import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -52,8 +55,7 @@ final class EmbeddedEngine implements AutoCloseable {
         String cluster = "keepsake-it-" + UUID.randomUUID();
         SeaTunnelConfig config = ConfigProvider.locateAndGetSeaTunnelConfig();
         config.getHazelcastConfig().setClusterName(cluster);
-        config.getEngineConfig().setClusterRole(EngineConfig.ClusterRole.MASTER_AND_WORKER);
-        config.getEngineConfig().setMode(ExecutionMode.LOCAL);
+        masterAndWorkerInLocalMode(config.getEngineConfig());
         config.getHazelcastConfig().getNetworkConfig().setPortAutoIncrement(true);
         HazelcastInstance member = HazelcastInstanceFactory.newHazelcastInstance(config.getHazelcastConfig(),
                 "keepsake-it-" + cluster.substring(cluster.length() - 8), new SeaTunnelNodeContext(config));
@@ -63,6 +65,30 @@ final class EmbeddedEngine implements AutoCloseable {
         clientConfig.getNetworkConfig().setAddresses(List.of("localhost:" + port));
         SeaTunnelClient client = new SeaTunnelClient(clientConfig);
         return new EmbeddedEngine(config, member, client, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * Makes the member master and worker in local mode, as {@code seatunnel.sh -m local} does. The
+     * setters are looked up because 2.3.4's engine has neither (its members are always both, and it has
+     * no mode to set); the tests compile and run against 2.3.8 and 2.3.4.
+     */
+    private static void masterAndWorkerInLocalMode(EngineConfig engine) {
+        try {
+            for (Class<?> nested : EngineConfig.class.getClasses()) {
+                if (nested.isEnum() && nested.getSimpleName().equals("ClusterRole")) {
+                    Object role = Arrays.stream(nested.getEnumConstants())
+                            .filter(c -> ((Enum<?>) c).name().equals("MASTER_AND_WORKER")).findFirst().orElseThrow();
+                    EngineConfig.class.getMethod("setClusterRole", nested).invoke(engine, role);
+                }
+            }
+            Optional<Method> setMode = Arrays.stream(EngineConfig.class.getMethods())
+                    .filter(m -> m.getName().equals("setMode")).findFirst();
+            if (setMode.isPresent()) {
+                setMode.get().invoke(engine, ExecutionMode.LOCAL);
+            }
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Cannot configure the embedded engine's member", e);
+        }
     }
 
     /** Chooses the checkpoint storage of the jobs submitted from now on. */
@@ -75,7 +101,7 @@ final class EmbeddedEngine implements AutoCloseable {
 
     /** Submits a job (as {@code seatunnel.sh -c conf}); returns its job id. */
     long submit(Path conf) throws Exception {
-        ClientJobProxy proxy = client.createExecutionContext(conf.toString(), null, jobConfig(conf), config, null).execute();
+        ClientJobProxy proxy = client.createExecutionContext(conf.toString(), jobConfig(conf), config).execute();
         return proxy.getJobId();
     }
 
@@ -84,8 +110,7 @@ final class EmbeddedEngine implements AutoCloseable {
         boolean afterCancel = "CANCELED".equals(status(jobId));
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (true) {
-            ClientJobProxy proxy = client.restoreExecutionContext(conf.toString(), null, jobConfig(conf), config, jobId)
-                    .execute();
+            ClientJobProxy proxy = client.restoreExecutionContext(conf.toString(), jobConfig(conf), config, jobId).execute();
             if (!afterCancel) {
                 return proxy.getJobId();
             }
@@ -104,6 +129,16 @@ final class EmbeddedEngine implements AutoCloseable {
     void savepoint(long jobId) {
         client.getJobClient().savePointJob(jobId);
         awaitStatus(jobId, "SAVEPOINT_DONE", Duration.ofSeconds(60));
+    }
+
+    /** Asks for a savepoint (as {@code seatunnel.sh -s jobId}) and returns when the engine answers. */
+    void requestSavepoint(long jobId) {
+        client.getJobClient().savePointJob(jobId);
+    }
+
+    /** The engine's detailed status of a job, as {@code seatunnel.sh -j jobId} prints it. */
+    String detail(long jobId) {
+        return client.getJobClient().getJobDetailStatus(jobId);
     }
 
     /** Cancels a job (as {@code seatunnel.sh -can jobId}) and waits for CANCELED. */
