@@ -51,7 +51,8 @@ class FailedSavepointTest {
     void stopWithASavepointThatCannotBeKeptEndsTheJobFailedAndItResumesFromItsLastCheckpoint(@TempDir Path dir)
             throws Exception {
         Namespace ns = new Namespace(dir.resolve("ns"));
-        Path savepointRoot = dir.resolve("savepoints");
+        // An explicit savepoint.path must exist (a mistyped one is refused at submission).
+        Path savepointRoot = Files.createDirectories(dir.resolve("savepoints"));
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
         Path conf = Jobs.streaming(dir, "failed-savepoint", 1, 1000);
@@ -59,7 +60,6 @@ class FailedSavepointTest {
         engine.awaitStatus(jobId, "RUNNING", WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         Path blocker = savepointRoot.resolve(Long.toString(jobId));
-        Files.createDirectories(savepointRoot);
         Files.writeString(blocker, "a file where the job's savepoint folder goes");
 
         long t0 = System.nanoTime();
