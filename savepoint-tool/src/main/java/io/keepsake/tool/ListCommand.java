@@ -134,12 +134,13 @@ public final class ListCommand extends StorageCommand {
                 r.put("files", p.files());
                 r.put("bytes", p.bytes());
                 Map<String, Object> migrate = new LinkedHashMap<>();
-                migrate.put("state", p.migrated() ? "migrated" : "pending");
+                migrate.put("state", p.migrated() ? "migrated" : p.kept() ? "kept" : "pending");
                 migrate.put("savepointId", p.savepointId());
                 r.put("migrate", migrate);
                 checkpointRecords.add(r);
                 checkpointTable.row(job, joined(p.pipelines()), latestText(p), p.files(), p.bytes(),
                         p.migrated() ? "already migrated to " + p.savepointId()
+                                : p.kept() ? "not needed: already in savepoint " + String.join(", ", p.keptIn())
                                 : "keepsake migrate " + job + " would write " + p.savepointId());
             });
             boolean hasSavepointDirs = entryJobs.contains(job);
@@ -167,7 +168,10 @@ public final class ListCommand extends StorageCommand {
         } else {
             if (table.isEmpty()) {
                 out.println("No savepoints " + (jobs.isEmpty() ? "" : "of job(s) " + String.join(", ", selected) + " ")
-                        + "under " + savepoints.savepointRoot());
+                        + "under " + savepoints.savepointRoot()
+                        + (storageOptions.configuredSavepointRoot().isPresent() ? ""
+                        : " (the default savepoint root; an engine that sets savepoint.path keeps them there:"
+                        + " give --savepoint-path, or --config with its seatunnel.yaml)"));
             } else {
                 table.print(out, "");
                 out.println();

@@ -81,6 +81,42 @@ class MigrateCommandTest {
         assertThat(list.err()).contains("drop the -D create-roots option");
     }
 
+    /**
+     * Issue 21, item 7: a job whose newest checkpoints a savepoint already holds (as SeaTunnel's
+     * Keepsake plugin keeps one beside its checkpoint file) is not proposed for migration.
+     */
+    @Test
+    void listDoesNotProposeMigratingCheckpointsASavepointAlreadyHolds() throws Exception {
+        writeLegacy();
+        ToolRun.Result before = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+        assertThat(before.out()).contains("keepsake migrate " + ToolRun.JOB + " would write migrated-v0-p1c3-p2c3");
+        String older = ToolRun.savepoint(namespace, 2).savepointId();
+        assertThat(ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB).out())
+                .as("a savepoint older than the newest checkpoints holds nothing newer")
+                .contains("would write migrated-v0-p1c3-p2c3");
+
+        String kept = ToolRun.savepoint(namespace, 3).savepointId();
+
+        ToolRun.Result after = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+        assertThat(after.exitCode()).as(after.err()).isZero();
+        assertThat(after.out()).contains("not needed: already in savepoint " + kept).doesNotContain("would write")
+                .doesNotContain(older + ",");
+        ToolRun.Result json = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB, "--json");
+        assertThat(json.out()).contains("\"state\": \"kept\"");
+    }
+
+    /** Issue 21, item 7: an empty default savepoint root says where else savepoints may be. */
+    @Test
+    void anEmptyDefaultSavepointRootSaysSavepointPathMayBeElsewhere() throws Exception {
+        Files.createDirectories(namespace);
+        ToolRun.Result r = ToolRun.run("list", "--namespace", namespace.toString());
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("No savepoints under", "give --savepoint-path");
+        Path apart = Files.createDirectories(namespace.resolveSibling(namespace.getFileName() + "-sp"));
+        ToolRun.Result given = ToolRun.run("list", "--namespace", namespace.toString(), "--savepoint-path", apart.toString());
+        assertThat(given.out()).contains("No savepoints under").doesNotContain("give --savepoint-path");
+    }
+
     @Test
     void aSecondRunSaysAlreadyMigratedAndWritesNothing() throws Exception {
         writeLegacy();

@@ -104,12 +104,22 @@ public final class LegacyMigration {
      * @param bytes       their total length
      * @param savepointId the id a migration without {@code --savepoint-id} would write
      * @param migrated    true when a complete savepoint with that id exists
+     * @param keptIn      the complete savepoints that already hold, for every pipeline, its newest
+     *                    checkpoint or a newer one (as SeaTunnel's Keepsake plugin keeps a
+     *                    savepoint beside its checkpoint file); empty when some pipeline's newest
+     *                    checkpoint is in no savepoint
      */
     public record Pending(String jobId, List<CheckpointFile> newest, int files, long bytes, String savepointId,
-                          boolean migrated) {
+                          boolean migrated, List<String> keptIn) {
 
         public Pending {
             newest = List.copyOf(newest);
+            keptIn = List.copyOf(keptIn);
+        }
+
+        /** True when migrating would write nothing the job's savepoints do not hold already. */
+        public boolean kept() {
+            return !migrated && !keptIn.isEmpty();
         }
 
         /** The pipeline ids, in order. */
@@ -148,9 +158,31 @@ public final class LegacyMigration {
         Map<Integer, Long> ids = new TreeMap<>();
         newest.values().forEach(f -> ids.put(f.pipelineId(), f.checkpointId()));
         String id = defaultSavepointId(ids);
-        boolean migrated = storage.scanSavepoints(jobId).stream()
-                .anyMatch(e -> e.savepointId().equals(id) && e.handle().isPresent());
-        return Optional.of(new Pending(jobId, List.copyOf(newest.values()), files.size(), bytes, id, migrated));
+        List<io.keepsake.storage.SavepointEntry> entries = storage.scanSavepoints(jobId);
+        boolean migrated = entries.stream().anyMatch(e -> e.savepointId().equals(id) && e.handle().isPresent());
+        return Optional.of(new Pending(jobId, List.copyOf(newest.values()), files.size(), bytes, id, migrated,
+                keptIn(entries, ids)));
+    }
+
+    /**
+     * The complete savepoints that hold, between them, every pipeline's checkpoint in {@code ids} or
+     * a newer one, newest holder first per pipeline; empty when some pipeline is in none.
+     */
+    private static List<String> keptIn(List<io.keepsake.storage.SavepointEntry> entries, Map<Integer, Long> ids) {
+        java.util.Set<String> holders = new java.util.LinkedHashSet<>();
+        for (Map.Entry<Integer, Long> pipeline : ids.entrySet()) {
+            Optional<String> holder = entries.stream().filter(e -> e.handle().isPresent())
+                    .filter(e -> {
+                        io.keepsake.storage.ManifestEntry m = e.handle().get().meta().entryForPipeline(pipeline.getKey());
+                        return m != null && m.checkpointId() >= pipeline.getValue();
+                    })
+                    .map(io.keepsake.storage.SavepointEntry::savepointId).findFirst();
+            if (holder.isEmpty()) {
+                return List.of();
+            }
+            holders.add(holder.get());
+        }
+        return List.copyOf(holders);
     }
 
     /**
