@@ -38,7 +38,7 @@ public final class CrashingEngineMain {
         System.out.flush();
         if (args.length > 2 && args[2].equals("then-restore")) {
             engine.restore(conf, jobId);
-            engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+            engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(180));
             System.out.println("RESTORED");
             System.out.flush();
         }
