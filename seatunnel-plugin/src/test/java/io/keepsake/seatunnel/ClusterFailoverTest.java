@@ -1,8 +1,10 @@
 package io.keepsake.seatunnel;
 
+import io.keepsake.storage.PipelineState;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 21's cluster test: two SeaTunnel 2.3.8 engine members in child JVMs ({@link EngineCluster})
- * and a client in the test JVM share one Keepsake namespace; a streaming job with two pipelines runs
+ * and a client in the test JVM share one Keepsake namespace ({@link SharedBackend}: a local directory,
+ * the HDFS mini cluster or S3 through S3Proxy); a streaming job with two pipelines runs
  * on the cluster and the member that runs the job's master is killed with SIGKILL while the job
  * checkpoints.
  *
@@ -27,12 +30,14 @@ class ClusterFailoverTest {
 
     private static final Duration WAIT = Duration.ofMinutes(3);
 
-    @Test
-    void killedMasterFailsOverAndEachPipelineResumesFromItsNewestCheckpoint(@TempDir Path dir) throws Exception {
-        Namespace ns = new Namespace(dir.resolve("ns"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"localfile", "hdfs", "s3"})
+    void killedMasterFailsOverAndEachPipelineResumesFromItsNewestCheckpoint(String storage, @TempDir Path dir)
+            throws Exception {
         Path conf = Jobs.streaming(dir, "cluster-failover", 2, 1000);
-        Path logs = Path.of("target", "cluster", "failover-" + System.currentTimeMillis()).toAbsolutePath();
-        try (EngineCluster cluster = EngineCluster.start(logs, Map.of("namespace", ns.root().toString()), 1000)) {
+        Path logs = Path.of("target", "cluster", "failover-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
+        try (SharedBackend ns = SharedBackend.start(storage, dir);
+             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(), 1000)) {
             EmbeddedEngine client = cluster.client();
             long jobId = client.submit(conf);
             client.awaitStatus(jobId, "RUNNING", WAIT);
@@ -60,16 +65,16 @@ class ClusterFailoverTest {
             for (int pipeline : newest.keySet()) {
                 long firstAfter = ns.checkpoints(jobId).stream()
                         .filter(c -> c.pipelineId() == pipeline && c.checkpointId() > newest.get(pipeline))
-                        .mapToLong(Namespace.CheckpointFile::checkpointId).min().orElseThrow();
+                        .mapToLong(PipelineState::checkpointId).min().orElseThrow();
                 assertThat(firstAfter).as("pipeline %s's first checkpoint after the failover", pipeline)
                         .isEqualTo(newest.get(pipeline) + 1);
             }
             assertThat(statusOrNull(client, jobId)).isEqualTo("RUNNING");
 
-            Figures.record("cluster failover: newest checkpoints at the SIGKILL of the master", newest);
-            Figures.record("cluster failover: SIGKILL -> survivor is master, ms", (masterSwitched - killed) / 1_000_000);
-            Figures.record("cluster failover: SIGKILL -> both pipelines restored, ms", (restored - killed) / 1_000_000);
-            Figures.record("cluster failover: SIGKILL -> a new checkpoint of both pipelines, ms",
+            Figures.record("cluster failover (" + storage + "): newest checkpoints at the SIGKILL of the master", newest);
+            Figures.record("cluster failover (" + storage + "): SIGKILL -> survivor is master, ms", (masterSwitched - killed) / 1_000_000);
+            Figures.record("cluster failover (" + storage + "): SIGKILL -> both pipelines restored, ms", (restored - killed) / 1_000_000);
+            Figures.record("cluster failover (" + storage + "): SIGKILL -> a new checkpoint of both pipelines, ms",
                     (checkpointing - killed) / 1_000_000);
             client.cancel(jobId);
         }
