@@ -1,0 +1,156 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.GcReport;
+import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointStorage;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 21's cluster test, savepoints: two SeaTunnel 2.3.8 engine members in child JVMs
+ * ({@link EngineCluster}) share one Keepsake namespace ({@link SharedBackend}); a streaming job with
+ * two pipelines is saved on the cluster, and the cluster is restarted or its master killed.
+ *
+ * <p>Run with the profile {@code cluster} (excluded from the default build, several minutes):
+ * {@code mvn -B -o -pl seatunnel-plugin -am test -Pcluster -Dtest='Cluster*Test'
+ * -Dsurefire.failIfNoSpecifiedTests=false}. Member logs stay under {@code seatunnel-plugin/target/cluster/}.
+ */
+@Tag("cluster")
+class ClusterSavepointTest {
+
+    private static final Duration WAIT = Duration.ofMinutes(3);
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"localfile", "hdfs", "s3"})
+    void stopWithSavepointThenRestartOfBothMembersRestoresTheBundles(String storage, @TempDir Path dir) throws Exception {
+        Path conf = Jobs.streaming(dir, "cluster-savepoint", 2, 1000);
+        Path logs = Path.of("target", "cluster", "savepoint-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
+        try (SharedBackend ns = SharedBackend.start(storage, dir);
+             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(), 3)) {
+            long jobId = cluster.client().submit(conf);
+            cluster.client().awaitStatus(jobId, "RUNNING", WAIT);
+            EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
+                    () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
+            long t0 = System.nanoTime();
+            cluster.client().savepoint(jobId);
+            Figures.record("cluster savepoint (" + storage + "): -s -> SAVEPOINT_DONE, ms", (System.nanoTime() - t0) / 1_000_000);
+
+            Map<Integer, Long> saved = verifiedBundles(ns, jobId);
+            assertThat(saved).as("one verified bundle per pipeline").containsOnlyKeys(1, 2);
+
+            cluster.killAll();
+            long restart = System.nanoTime();
+            cluster.startBoth();
+            Figures.record("cluster savepoint (" + storage + "): both members restarted, ms", (System.nanoTime() - restart) / 1_000_000);
+            EngineCluster.Member master = cluster.master();
+            cluster.client().restore(conf, jobId);
+            cluster.client().awaitStatus(jobId, "RUNNING", WAIT);
+            for (int pipeline : saved.keySet()) {
+                String restored = "pipeline(" + pipeline + ") start with savePoint on checkPointId(" + saved.get(pipeline) + ")";
+                EmbeddedEngine.await("pipeline " + pipeline + " to restore from its savepoint", WAIT,
+                        () -> master.engineLogText().contains(restored));
+            }
+            EmbeddedEngine.await("a checkpoint of each pipeline after the restore", WAIT,
+                    () -> ns.maxCheckpointId(jobId, 1) > saved.get(1) && ns.maxCheckpointId(jobId, 2) > saved.get(2));
+            cluster.client().cancel(jobId);
+            assertThat(verifiedBundles(ns, jobId)).as("the bundles stay after the cancel").isEqualTo(saved);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"localfile", "hdfs", "s3"})
+    void masterKilledWhileSavingLeavesNothingTornAndGcLeavesNothingBehind(String storage, @TempDir Path dir)
+            throws Exception {
+        Path conf = Jobs.streaming(dir, "cluster-saving", 2, 1000);
+        Path logs = Path.of("target", "cluster", "saving-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
+        long leaseMillis = 2000;
+        try (SharedBackend ns = SharedBackend.start(storage, dir);
+             EngineCluster cluster = EngineCluster.start(logs,
+                     ns.pluginConfig(Map.of("savepoint.lease-timeout-ms", Long.toString(leaseMillis))), 3)) {
+            SharedBackend gcView = ns;
+            EmbeddedEngine client = cluster.client();
+            long jobId = client.submit(conf);
+            client.awaitStatus(jobId, "RUNNING", WAIT);
+            EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
+                    () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
+            EngineCluster.Member master = cluster.master();
+            EngineCluster.Member survivor = cluster.live().stream().filter(m -> m != master).findFirst().orElseThrow();
+
+            // The engine answers -s once every task acknowledged the barrier, before it stores the
+            // states (see docs/seatunnel.md): killing the master at the answer catches the savepoint in flight.
+            client.requestSavepoint(jobId);
+            long killed = EngineCluster.kill(master);
+            Map<Integer, Long> atKill = verifiedBundles(ns, jobId);
+            Figures.record("cluster kill while saving (" + storage + "): bundles kept at the SIGKILL", atKill);
+
+            EngineCluster.awaitLine(survivor, "CLUSTER size=1 master=true", WAIT);
+            EmbeddedEngine.await("the new master to take over the job", WAIT,
+                    () -> survivor.engineLogText().contains("restore job (" + jobId + ") from master active switch finished"));
+            Figures.record("cluster kill while saving (" + storage + "): SIGKILL -> job taken over, ms",
+                    (System.nanoTime() - killed) / 1_000_000);
+            String afterFailover = ClusterFailoverTest.statusOrNull(client, jobId);
+            Figures.record("cluster kill while saving (" + storage + "): job status after the failover", afterFailover);
+
+            // No torn bundle is visible: every listed savepoint verifies, every folder is complete or named as not.
+            Map<Integer, Long> afterTakeOver = verifiedBundles(ns, jobId);
+            assertThat(afterTakeOver).isEqualTo(atKill);
+
+            // A new savepoint on the surviving member, where the engine can finish one.
+            long t0 = System.nanoTime();
+            client.requestSavepoint(jobId);
+            boolean done = EmbeddedEngine.poll(Duration.ofSeconds(120), () -> {
+                String s = ClusterFailoverTest.statusOrNull(client, jobId);
+                return s != null && EmbeddedEngine.END_STATES.contains(s);
+            });
+            String ended = ClusterFailoverTest.statusOrNull(client, jobId);
+            Figures.record("cluster kill while saving (" + storage + "): a new -s after the failover ended",
+                    (done ? ended : "not ended after 120 s, status " + ended) + " after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            Map<Integer, Long> kept = verifiedBundles(ns, jobId);
+            Figures.record("cluster kill while saving (" + storage + "): bundles kept after the new -s", kept);
+            if ("SAVEPOINT_DONE".equals(ended)) {
+                assertThat(kept).containsOnlyKeys(1, 2);
+            } else if (!done) {
+                client.cancel(jobId);
+            }
+
+            // Once every lease has expired, gc removes what the killed attempt left, and nothing stays.
+            try (CheckpointStorage open = gcView.open()) {
+                SavepointStorage sp = (SavepointStorage) open;
+                GcReport[] report = {null};
+                EmbeddedEngine.await("a gc that keeps nothing once the leases expired", WAIT, () -> {
+                    report[0] = sp.collectGarbage(Duration.ZERO);
+                    return report[0].kept().isEmpty() && report[0].failed().isEmpty()
+                            && sp.planGarbage(Duration.ZERO).isEmpty();
+                });
+                Figures.record("cluster kill while saving (" + storage + "): gc after the leases expired removed",
+                        report[0].deleted());
+                for (SavepointEntry e : sp.scanSavepoints(Long.toString(jobId))) {
+                    assertThat(e.handle()).as("savepoint folder %s is complete", e.location()).isPresent();
+                }
+            }
+            assertThat(verifiedBundles(ns, jobId)).isEqualTo(kept);
+        }
+    }
+
+    /** Every savepoint of the job, verified whole; pipeline id -> the newest kept checkpoint id of that pipeline. */
+    static Map<Integer, Long> verifiedBundles(SharedBackend ns, long jobId) throws Exception {
+        Map<Integer, Long> newest = new TreeMap<>();
+        List<SavepointHandle> handles = ns.savepoints().list(jobId);
+        for (SavepointHandle h : handles) {
+            ns.savepoints().verify(h).forEach((pipeline, c) -> newest.merge(pipeline, c.checkpointId(), Math::max));
+        }
+        return newest;
+    }
+}
