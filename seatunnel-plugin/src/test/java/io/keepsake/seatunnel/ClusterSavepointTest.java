@@ -75,10 +75,9 @@ class ClusterSavepointTest {
             throws Exception {
         Path conf = Jobs.streaming(dir, "cluster-saving", 2, 1000);
         Path logs = Path.of("target", "cluster", "saving-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
-        long leaseMillis = 2000;
+        Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "2000");
         try (SharedBackend ns = SharedBackend.start(storage, dir);
-             EngineCluster cluster = EngineCluster.start(logs,
-                     ns.pluginConfig(Map.of("savepoint.lease-timeout-ms", Long.toString(leaseMillis))), 3)) {
+             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3)) {
             EmbeddedEngine client = cluster.client();
             long jobId = client.submit(conf);
             client.awaitStatus(jobId, "RUNNING", WAIT);
@@ -87,10 +86,42 @@ class ClusterSavepointTest {
             EngineCluster.Member master = cluster.master();
             EngineCluster.Member survivor = cluster.live().stream().filter(m -> m != master).findFirst().orElseThrow();
 
-            // The engine answers -s once every task acknowledged the barrier, before it stores the
-            // states (see docs/seatunnel.md): killing the master at the answer catches the savepoint in flight.
-            client.requestSavepoint(jobId);
-            long killed = EngineCluster.kill(master);
+            // On a shared local directory the master is killed at the first sight of the attempt's
+            // staging directory (its lease file comes first), from a thread that watches while -s is
+            // asked. On HDFS and S3 it is killed at the engine's answer to -s, which comes once every
+            // task acknowledged the barrier and before the states are stored (see docs/seatunnel.md).
+            String killedAt;
+            long killed;
+            java.util.Optional<Path> local = ns.localNamespace();
+            if (local.isPresent()) {
+                Path staging = local.get().resolve("savepoint").resolve(Long.toString(jobId)).resolve(".staging");
+                java.util.concurrent.CompletableFuture<Boolean> watcher = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                    while (!SigkillRestoreTest.hasChild(staging)) {
+                        if (System.nanoTime() - deadline > 0) {
+                            return false;
+                        }
+                        Thread.onSpinWait();
+                    }
+                    master.process().destroyForcibly();
+                    return true;
+                });
+                try {
+                    client.requestSavepoint(jobId);
+                } catch (RuntimeException e) {
+                    Figures.record("cluster kill while saving (" + storage + "): -s answered", rootMessage(e));
+                }
+                boolean sawStaging = watcher.get(90, java.util.concurrent.TimeUnit.SECONDS);
+                killed = EngineCluster.kill(master);
+                killedAt = sawStaging ? "first sight of the staging directory" : "no staging directory within 60 s";
+            } else {
+                client.requestSavepoint(jobId);
+                killed = EngineCluster.kill(master);
+                killedAt = "the answer to -s";
+            }
+            Figures.record("cluster kill while saving (" + storage + "): master killed at", killedAt);
+            local.ifPresent(root -> Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder at the SIGKILL",
+                    tree(root.resolve("savepoint").resolve(Long.toString(jobId)))));
             Map<Integer, Long> atKill = verifiedBundles(ns, jobId);
             Map<Integer, Long> newestAtKill = Map.of(1, ns.maxCheckpointId(jobId, 1), 2, ns.maxCheckpointId(jobId, 2));
             Figures.record("cluster kill while saving (" + storage + "): bundles kept at the SIGKILL", atKill);
@@ -149,21 +180,43 @@ class ClusterSavepointTest {
             cluster.killAll();
 
             // Once every lease has expired, gc removes what the killed attempt left, and nothing stays.
-            try (CheckpointStorage open = ns.open()) {
+            try (CheckpointStorage open = ns.open(shortLease)) {
                 SavepointStorage sp = (SavepointStorage) open;
-                GcReport[] report = {null};
+                List<String> removed = new java.util.ArrayList<>();
+                List<String> keptByGc = new java.util.ArrayList<>();
+                int[] runs = {0};
                 EmbeddedEngine.await("a gc that keeps nothing once the leases expired", WAIT, () -> {
-                    report[0] = sp.collectGarbage(Duration.ZERO);
-                    return report[0].kept().isEmpty() && report[0].failed().isEmpty()
-                            && sp.planGarbage(Duration.ZERO).isEmpty();
+                    GcReport report = sp.collectGarbage(Duration.ZERO);
+                    runs[0]++;
+                    removed.addAll(report.deleted());
+                    if (runs[0] == 1) {
+                        keptByGc.addAll(report.kept());
+                    }
+                    return report.kept().isEmpty() && report.failed().isEmpty() && sp.planGarbage(Duration.ZERO).isEmpty();
                 });
-                Figures.record("cluster kill while saving (" + storage + "): gc after the leases expired removed",
-                        report[0].deleted());
+                Figures.record("cluster kill while saving (" + storage + "): gc after the cluster went down: first run kept",
+                        keptByGc);
+                Figures.record("cluster kill while saving (" + storage + "): gc runs until nothing was kept, and what they removed",
+                        runs[0] + " " + removed);
+                local.ifPresent(root -> {
+                    List<String> left = tree(root.resolve("savepoint").resolve(Long.toString(jobId)));
+                    Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder after gc", left);
+                    assertThat(left).as("nothing of an attempt is left in staging").noneMatch(p -> p.startsWith(".staging/"));
+                });
                 for (SavepointEntry e : sp.scanSavepoints(Long.toString(jobId))) {
                     assertThat(e.handle()).as("savepoint folder %s is complete", e.location()).isPresent();
                 }
             }
             assertThat(verifiedBundles(ns, jobId)).isEqualTo(kept);
+        }
+    }
+
+    /** The paths below {@code dir}, relative to it, for the figures. */
+    private static List<String> tree(Path dir) {
+        try (var walk = java.nio.file.Files.walk(dir)) {
+            return walk.map(p -> dir.relativize(p).toString()).filter(p -> !p.isEmpty()).sorted().toList();
+        } catch (java.io.IOException e) {
+            return List.of("unreadable: " + e);
         }
     }
 

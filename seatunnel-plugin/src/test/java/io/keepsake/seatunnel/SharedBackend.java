@@ -81,6 +81,12 @@ final class SharedBackend implements AutoCloseable {
                 .mapToLong(PipelineState::checkpointId).max().orElse(-1);
     }
 
+    /** The namespace's directory when the members share a local directory; empty on HDFS and S3. */
+    java.util.Optional<Path> localNamespace() {
+        return backend.equals("localfile") ? java.util.Optional.of(Path.of(pluginConfig.get("namespace")))
+                : java.util.Optional.empty();
+    }
+
     /** What {@code keepsake list/verify} sees of this storage. */
     Savepoints savepoints() {
         return new Savepoints(backend, pluginConfig);
@@ -88,7 +94,15 @@ final class SharedBackend implements AutoCloseable {
 
     /** A Keepsake storage on the shared namespace, as the operator tool opens it. */
     CheckpointStorage open() throws Exception {
-        return CheckpointStorageFactories.find(backend).create(pluginConfig);
+        return open(Map.of());
+    }
+
+    /**
+     * The same with more keys, as {@code keepsake --config} reads the members' plugin-config (a gc
+     * must judge leases by the members' {@code savepoint.lease-timeout-ms}).
+     */
+    CheckpointStorage open(Map<String, String> more) throws Exception {
+        return CheckpointStorageFactories.find(backend).create(pluginConfig(more));
     }
 
     @Override
