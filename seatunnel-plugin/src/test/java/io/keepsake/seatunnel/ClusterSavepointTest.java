@@ -211,6 +211,67 @@ class ClusterSavepointTest {
         }
     }
 
+    /**
+     * A gc run over and over from another process (as {@code keepsake gc --older-than 0} with the
+     * members' short lease) while the cluster saves: it must never take a live attempt, so every
+     * {@code -s} ends SAVEPOINT_DONE with a verified bundle per pipeline and the gc removes nothing.
+     * In 2.3.8 the job's coordinator, and so the plugin instance that saves, runs on the master member
+     * only; the other member's instance is created when it takes a job over.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"localfile", "hdfs", "s3"})
+    void gcFromAnotherProcessNeverTakesALiveAttempt(String storage, @TempDir Path dir) throws Exception {
+        Path conf = Jobs.streaming(dir, "cluster-gc", 2, 1000);
+        Path logs = Path.of("target", "cluster", "gc-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
+        Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "2000");
+        try (SharedBackend ns = SharedBackend.start(storage, dir);
+             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3);
+             CheckpointStorage gcView = ns.open(shortLease)) {
+            SavepointStorage sp = (SavepointStorage) gcView;
+            List<String> removed = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+            Thread gc = new Thread(() -> {
+                while (!stop.get()) {
+                    removed.addAll(sp.collectGarbage(Duration.ZERO).deleted());
+                    runs.incrementAndGet();
+                    // Pacing only (an operator's gc is not a busy loop); the test waits on nothing here.
+                    java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
+                }
+            }, "gc-from-another-process");
+            gc.setDaemon(true);
+            EmbeddedEngine client = cluster.client();
+            long jobId = client.submit(conf);
+            client.awaitStatus(jobId, "RUNNING", WAIT);
+            gc.start();
+            try {
+                for (int round = 1; round <= 2; round++) {
+                    long before = Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2));
+                    EmbeddedEngine.await("a checkpoint of each pipeline", WAIT,
+                            () -> ns.maxCheckpointId(jobId, 1) > 0 && ns.maxCheckpointId(jobId, 2) > 0
+                                    && Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2)) > before);
+                    client.savepoint(jobId);
+                    Map<Integer, Long> kept = verifiedBundles(ns, jobId);
+                    assertThat(kept).containsOnlyKeys(1, 2);
+                    long p1 = kept.get(1);
+                    assertThat(ns.savepoints().list(jobId)).extracting(SavepointHandle::savepointId)
+                            .contains(KeepsakeCheckpointStorage.savepointId(p1, 1));
+                    if (round == 1) {
+                        client.restore(conf, jobId);
+                        client.awaitStatus(jobId, "RUNNING", WAIT);
+                    }
+                }
+            } finally {
+                stop.set(true);
+                gc.join(Duration.ofMinutes(1).toMillis());
+            }
+            Figures.record("cluster gc from another process (" + storage + "): gc runs during two savepoints, removed",
+                    runs.get() + " " + removed);
+            assertThat(runs.get()).isPositive();
+            assertThat(removed).as("gc removed nothing of a live attempt").isEmpty();
+        }
+    }
+
     /** The paths below {@code dir}, relative to it, for the figures. */
     private static List<String> tree(Path dir) {
         try (var walk = java.nio.file.Files.walk(dir)) {
