@@ -55,7 +55,7 @@ final class EmbeddedEngine implements AutoCloseable {
         String cluster = "keepsake-it-" + UUID.randomUUID();
         SeaTunnelConfig config = ConfigProvider.locateAndGetSeaTunnelConfig();
         config.getHazelcastConfig().setClusterName(cluster);
-        masterAndWorkerInLocalMode(config.getEngineConfig());
+        masterAndWorker(config.getEngineConfig(), ExecutionMode.LOCAL);
         config.getHazelcastConfig().getNetworkConfig().setPortAutoIncrement(true);
         HazelcastInstance member = HazelcastInstanceFactory.newHazelcastInstance(config.getHazelcastConfig(),
                 "keepsake-it-" + cluster.substring(cluster.length() - 8), new SeaTunnelNodeContext(config));
@@ -68,11 +68,26 @@ final class EmbeddedEngine implements AutoCloseable {
     }
 
     /**
-     * Makes the member master and worker in local mode, as {@code seatunnel.sh -m local} does. The
-     * setters are looked up because 2.3.4's engine has neither (its members are always both, and it has
-     * no mode to set); the tests compile and run against 2.3.8 and 2.3.4.
+     * A client of a cluster whose members run elsewhere (see {@link EngineCluster}); {@code config}
+     * is what the client submits jobs with, as {@code seatunnel.sh} reads it from its own config.
      */
-    private static void masterAndWorkerInLocalMode(EngineConfig engine) {
+    static EmbeddedEngine connect(SeaTunnelConfig config, String cluster, List<String> addresses) {
+        long t0 = System.nanoTime();
+        Common.setDeployMode(DeployMode.CLIENT);
+        ClientConfig clientConfig = ConfigProvider.locateAndGetClientConfig();
+        clientConfig.setClusterName(cluster);
+        clientConfig.getNetworkConfig().setAddresses(addresses);
+        SeaTunnelClient client = new SeaTunnelClient(clientConfig);
+        return new EmbeddedEngine(config, null, client, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * Makes the member master and worker in {@code mode}, as {@code seatunnel.sh -m local} (LOCAL) or
+     * {@code seatunnel-cluster.sh} (CLUSTER) does. The setters are looked up because 2.3.4's engine
+     * has neither (its members are always both, and it has no mode to set); the tests compile and run
+     * against 2.3.8 and 2.3.4.
+     */
+    static void masterAndWorker(EngineConfig engine, ExecutionMode mode) {
         try {
             for (Class<?> nested : EngineConfig.class.getClasses()) {
                 if (nested.isEnum() && nested.getSimpleName().equals("ClusterRole")) {
@@ -84,7 +99,7 @@ final class EmbeddedEngine implements AutoCloseable {
             Optional<Method> setMode = Arrays.stream(EngineConfig.class.getMethods())
                     .filter(m -> m.getName().equals("setMode")).findFirst();
             if (setMode.isPresent()) {
-                setMode.get().invoke(engine, ExecutionMode.LOCAL);
+                setMode.get().invoke(engine, mode);
             }
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot configure the embedded engine's member", e);
@@ -206,7 +221,9 @@ final class EmbeddedEngine implements AutoCloseable {
         try {
             client.close();
         } finally {
-            member.shutdown();
+            if (member != null) {
+                member.shutdown();
+            }
         }
     }
 }

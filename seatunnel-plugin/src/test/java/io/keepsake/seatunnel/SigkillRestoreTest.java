@@ -115,7 +115,7 @@ class SigkillRestoreTest {
                 KeepsakePluginScenariosTest.millisSince(t0));
     }
 
-    private static boolean hasChild(Path dir, String... except) {
+    static boolean hasChild(Path dir, String... except) {
         try (var s = Files.list(dir)) {
             return s.anyMatch(p -> !List.of(except).contains(p.getFileName().toString()));
         } catch (java.io.IOException e) {

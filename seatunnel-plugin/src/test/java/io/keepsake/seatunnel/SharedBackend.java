@@ -1,0 +1,119 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.CheckpointStorageFactories;
+import io.keepsake.storage.PipelineState;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The storage the members of an {@link EngineCluster} share, for the cluster tests: a local
+ * directory, an HDFS mini cluster ({@link MiniHdfsProcess}) or S3 ({@link S3ProxyProcess}), each in
+ * its own child JVM where it has one. It gives the plugin-config every member gets and reads what the
+ * members stored through Keepsake's own backend (as {@code keepsake list} would), never through the
+ * plugin under test.
+ */
+final class SharedBackend implements AutoCloseable {
+
+    private final String name;
+    private final String backend;
+    private final Map<String, String> pluginConfig;
+    private final AutoCloseable server;
+
+    private SharedBackend(String name, String backend, Map<String, String> pluginConfig, AutoCloseable server) {
+        this.name = name;
+        this.backend = backend;
+        this.pluginConfig = Map.copyOf(pluginConfig);
+        this.server = server;
+    }
+
+    /** Starts the storage {@code name} ({@code localfile}, {@code hdfs} or {@code s3}) with a fresh namespace. */
+    static SharedBackend start(String name, Path dir) throws Exception {
+        String unique = "ns-" + UUID.randomUUID();
+        switch (name) {
+            case "localfile" -> {
+                return new SharedBackend(name, "localfile", Map.of("namespace", dir.resolve(unique).toString()), null);
+            }
+            case "hdfs" -> {
+                MiniHdfsProcess hdfs = MiniHdfsProcess.start();
+                return new SharedBackend(name, "hdfs", hdfs.pluginConfig("/" + unique), hdfs);
+            }
+            case "s3" -> {
+                S3ProxyProcess s3 = S3ProxyProcess.start();
+                Map<String, String> config = Map.of("storage.type", "s3", "namespace", "s3a://" + s3.bucket() + "/" + unique,
+                        "fs.s3a.endpoint", s3.endpoint().toString(), "fs.s3a.path.style.access", "true",
+                        "fs.s3a.endpoint.region", "us-east-1", "fs.s3a.access.key", s3.accessKey(),
+                        "fs.s3a.secret.key", s3.secretKey(),
+                        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+                return new SharedBackend(name, "s3", config, s3);
+            }
+            default -> throw new IllegalArgumentException("Cannot start shared backend: unknown name (" + name + ")");
+        }
+    }
+
+    /** The plugin-config every member gets. */
+    Map<String, String> pluginConfig() {
+        return pluginConfig;
+    }
+
+    /** The same plugin-config with more keys. */
+    Map<String, String> pluginConfig(Map<String, String> more) {
+        Map<String, String> all = new java.util.HashMap<>(pluginConfig);
+        all.putAll(more);
+        return Map.copyOf(all);
+    }
+
+    /** The job's checkpoint files (the {@code .ser} files, savepoints' included) as Keepsake reads them. */
+    List<PipelineState> checkpoints(long jobId) {
+        try (CheckpointStorage storage = open()) {
+            return storage.getAllCheckpoints(Long.toString(jobId));
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot list the checkpoints of job " + jobId + " on " + name, e);
+        }
+    }
+
+    /** The highest checkpoint id of one pipeline in the job's checkpoint files; -1 when none. */
+    long maxCheckpointId(long jobId, int pipelineId) {
+        return checkpoints(jobId).stream().filter(s -> s.pipelineId() == pipelineId)
+                .mapToLong(PipelineState::checkpointId).max().orElse(-1);
+    }
+
+    /** The namespace's directory when the members share a local directory; empty on HDFS and S3. */
+    java.util.Optional<Path> localNamespace() {
+        return backend.equals("localfile") ? java.util.Optional.of(Path.of(pluginConfig.get("namespace")))
+                : java.util.Optional.empty();
+    }
+
+    /** What {@code keepsake list/verify} sees of this storage. */
+    Savepoints savepoints() {
+        return new Savepoints(backend, pluginConfig);
+    }
+
+    /** A Keepsake storage on the shared namespace, as the operator tool opens it. */
+    CheckpointStorage open() throws Exception {
+        return open(Map.of());
+    }
+
+    /**
+     * The same with more keys, as {@code keepsake --config} reads the members' plugin-config (a gc
+     * must judge leases by the members' {@code savepoint.lease-timeout-ms}).
+     */
+    CheckpointStorage open(Map<String, String> more) throws Exception {
+        return CheckpointStorageFactories.find(backend).create(pluginConfig(more));
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+}
