@@ -141,30 +141,7 @@ class ConfigurationTest {
     }
 
     /** The engine section of config/seatunnel.yaml as SeaTunnel 2.3.8 ships it, byte for byte (trailing comment included). */
-    static final String SEATUNNEL_2_3_8_STOCK = """
-            seatunnel:
-              engine:
-                history-job-expire-minutes: 1440
-                backup-count: 1
-                queue-type: blockingqueue
-                print-execution-info-interval: 60
-                print-job-metrics-info-interval: 60
-                slot-service:
-                  dynamic-slot: true
-                checkpoint:
-                  interval: 10000
-                  timeout: 60000
-                  storage:
-                    type: hdfs
-                    max-retained: 3
-                    plugin-config:
-                      namespace: /tmp/seatunnel/checkpoint_snapshot
-                      storage.type: hdfs
-                      fs.defaultFS: file:///tmp/ # Ensure that the directory has written permission
-                telemetry:
-                  metric:
-                    enabled: false
-            """;
+    static final String SEATUNNEL_2_3_8_STOCK = StockYaml.read();
 
     @Test
     void seaTunnelsStockYamlIsAcceptedAsItIs() throws Exception {

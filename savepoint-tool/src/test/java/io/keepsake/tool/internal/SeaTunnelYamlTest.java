@@ -43,20 +43,7 @@ class SeaTunnelYamlTest {
 
     @Test
     void readsSeaTunnelsStockBlockWithItsTrailingComment() {
-        String stock = """
-                seatunnel:
-                  engine:
-                    checkpoint:
-                      interval: 10000
-                      timeout: 60000
-                      storage:
-                        type: hdfs
-                        max-retained: 3
-                        plugin-config:
-                          namespace: /tmp/seatunnel/checkpoint_snapshot
-                          storage.type: hdfs
-                          fs.defaultFS: file:///tmp/ # Ensure that the directory has written permission
-                """;
+        String stock = io.keepsake.tool.StockYaml.read();
 
         SeaTunnelYaml.StorageSection section = SeaTunnelYaml.storageSection(stock, "seatunnel.yaml");
 
