@@ -106,15 +106,7 @@ class PluginJarIT {
                     "fs.s3a.secret.key", s3.secretKey(),
                     "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
                             + "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider");
-            Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
-            Object storage = factoryType.getMethod("create", Map.class).invoke(factory, config);
-            Class<?> stateType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.PipelineState");
-            Object state = state(stateType, savepoint);
-            storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state);
-            storage.getClass().getMethod("deleteCheckpoint", String.class).invoke(storage, "42");
-            Object latest = storage.getClass().getMethod("getLatestCheckpointByJobIdAndPipelineId", String.class,
-                    String.class).invoke(storage, "42", "1");
-            assertThat((byte[]) stateType.getMethod("getStates").invoke(latest)).isEqualTo(savepoint);
+            assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
             // What S3Proxy holds, read with the test's own (unrelocated) SDK.
             assertThat(s3.keys("ns/")).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
                     + "/_metadata.ser");
@@ -165,7 +157,6 @@ class PluginJarIT {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader engine = engineWithPluginJar()) {
             Thread.currentThread().setContextClassLoader(engine);
-            Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
             Object factory = discover(engine);
             assertThat(engine.loadClass("org.slf4j.LoggerFactory").getMethod("getILoggerFactory").invoke(null)
                     .getClass().getName()).as("Keepsake logs through the engine's slf4j 1.7 binding")
@@ -174,20 +165,30 @@ class PluginJarIT {
             for (Map<String, String> config : List.of(
                     Map.of("namespace", dir.resolve("local").toString()),
                     Map.of("namespace", dir.resolve("hdfs").toString(), "storage.type", "hdfs", "fs.defaultFS", "file:///"))) {
-                Object storage = factoryType.getMethod("create", Map.class).invoke(factory, config);
-                Class<?> stateType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.PipelineState");
-                Object state = state(stateType, savepoint);
-                storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state);
-                storage.getClass().getMethod("deleteCheckpoint", String.class).invoke(storage, "42");
-                Object latest = storage.getClass().getMethod("getLatestCheckpointByJobIdAndPipelineId", String.class,
-                        String.class).invoke(storage, "42", "1");
-                assertThat((byte[]) stateType.getMethod("getStates").invoke(latest)).isEqualTo(savepoint);
+                assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
                 assertThat(Path.of(config.get("namespace"), "savepoint", "42",
                         KeepsakeCheckpointStorage.savepointId(7, 1), "_metadata.ser")).isRegularFile();
             }
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
+    }
+
+    /**
+     * Through the engine's SPI, as the engine calls it: creates a storage with {@code config},
+     * stores {@code savepoint} (job 42, pipeline 1), deletes the job's checkpoints as terminal
+     * cleanup does, and returns the state a restore then reads.
+     */
+    private static byte[] storeCleanUpAndRestore(ClassLoader engine, Object factory, Map<String, String> config,
+                                                 byte[] savepoint) throws Exception {
+        Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
+        Object storage = factoryType.getMethod("create", Map.class).invoke(factory, config);
+        Class<?> stateType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.PipelineState");
+        storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state(stateType, savepoint));
+        storage.getClass().getMethod("deleteCheckpoint", String.class).invoke(storage, "42");
+        Object latest = storage.getClass().getMethod("getLatestCheckpointByJobIdAndPipelineId", String.class,
+                String.class).invoke(storage, "42", "1");
+        return (byte[]) stateType.getMethod("getStates").invoke(latest);
     }
 
     /** The relocated package an entry below io/keepsake/shaded/ belongs to (its first four names), or "" for the folders above. */
