@@ -1,0 +1,219 @@
+package io.keepsake.seatunnel;
+
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.PipelineStateCodec;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.localfile.LocalFileSystem;
+import io.keepsake.wire.LegacyCheckpointCodec;
+import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
+import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 21 item 6: the cost of one checkpoint store and one savepoint store through the plugin, on a
+ * state of about 170 KB that the embedded SeaTunnel 2.3.8 engine produced (FakeSource holding many
+ * splits), beside the floor: the same {@code .ser} bytes written to a new file in the same
+ * directory tree with one fsync. The stores run while the engine is up, in its JVM, round by round
+ * with the order rotating, and every figure is a ratio within one round. It also counts the file
+ * system calls of one checkpoint store and one savepoint store. The figures go to
+ * {@code target/seatunnel-figures.txt}; the test asserts only that every store took effect.
+ */
+class StoreCostTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    /** FakeSource splits giving a state of about 170 KB on SeaTunnel 2.3.8. */
+    private static final int SPLITS = Integer.getInteger("keepsake.cost.splits", 950);
+    private static final int ROUNDS = Integer.getInteger("keepsake.cost.rounds", 60);
+    private static final int WARMUP = 15;
+    static EmbeddedEngine engine;
+
+    @BeforeAll
+    static void startEngine() {
+        engine = EmbeddedEngine.start();
+    }
+
+    @AfterAll
+    static void stopEngine() {
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    @Test
+    void checkpointAndSavepointStoresAgainstOneFsyncedWrite(@TempDir Path dir) throws Exception {
+        byte[] engineFile = engineCheckpointFile(dir);
+        io.keepsake.storage.PipelineState decoded = PipelineStateCodec.decode(engineFile, "engine file");
+        CompletedCheckpoint checkpoint = LegacyCheckpointCodec.decodeCheckpoint(decoded.states(), "engine");
+        String jobId = decoded.jobId();
+
+        Path keepsakeRoot = dir.resolve("keepsake");
+        Path seatunnelRoot = dir.resolve("seatunnel");
+        Path floorDir = dir.resolve("floor");
+        Files.createDirectories(floorDir);
+        CheckpointStorage seatunnel = new org.apache.seatunnel.engine.checkpoint.storage.localfile.LocalFileStorageFactory()
+                .create(Map.of("namespace", seatunnelRoot + "/"));
+        CheckpointStorage keepsake = new KeepsakeCheckpointStorageFactory()
+                .create(Map.of("namespace", keepsakeRoot.toString()));
+
+        int total = WARMUP + ROUNDS;
+        long[] floor = new long[ROUNDS];
+        long[] localfile = new long[ROUNDS];
+        long[] stored = new long[ROUNDS];
+        long[] saved = new long[ROUNDS];
+        int stateBytes = 0;
+        for (int i = 0; i < total; i++) {
+            PipelineState cp = seatunnelState(jobId, 10_000 + 2L * i, withId(checkpoint, 10_000 + 2L * i,
+                    CheckpointType.CHECKPOINT_TYPE));
+            PipelineState sp = seatunnelState(jobId, 10_001 + 2L * i, withId(checkpoint, 10_001 + 2L * i,
+                    CheckpointType.SAVEPOINT_TYPE));
+            byte[] floorBytes = PipelineStateCodec.encode(new io.keepsake.storage.PipelineState(jobId, 1,
+                    cp.getCheckpointId(), cp.getStates()));
+            stateBytes = floorBytes.length;
+            long[] t = new long[4];
+            for (int k = 0; k < 4; k++) {
+                int which = (k + i) % 4;
+                long a = System.nanoTime();
+                switch (which) {
+                    case 0 -> writeAndFsync(floorDir.resolve(i + ".ser"), floorBytes);
+                    case 1 -> keepsake.storeCheckPoint(cp);
+                    case 2 -> seatunnel.storeCheckPoint(cp);
+                    default -> keepsake.storeCheckPoint(sp);
+                }
+                t[which] = System.nanoTime() - a;
+            }
+            if (i >= WARMUP) {
+                floor[i - WARMUP] = t[0];
+                stored[i - WARMUP] = t[1];
+                localfile[i - WARMUP] = t[2];
+                saved[i - WARMUP] = t[3];
+            }
+        }
+        assertThat(new Namespace(keepsakeRoot).checkpoints(Long.parseLong(jobId))).hasSize(2 * total);
+        assertThat(Savepoints.local(new Namespace(keepsakeRoot)).list(Long.parseLong(jobId))).hasSize(total);
+
+        Figures.record("cost: state of one checkpoint file (.ser), bytes", stateBytes);
+        Figures.record("cost: machine", machine());
+        Figures.record("cost: median (IQR) us over " + ROUNDS + " rounds: floor (write + one fsync)", spread(floor, 1e-3));
+        Figures.record("cost: median (IQR) us: keepsake checkpoint store", spread(stored, 1e-3));
+        Figures.record("cost: median (IQR) us: keepsake savepoint store (bundle + .ser)", spread(saved, 1e-3));
+        Figures.record("cost: median (IQR) us: SeaTunnel localfile store (no fsync)", spread(localfile, 1e-3));
+        Figures.record("cost: ratio checkpoint store / floor, median (IQR; min-max)", spread(ratio(stored, floor), 1));
+        Figures.record("cost: ratio savepoint store / checkpoint store, median (IQR; min-max)",
+                spread(ratio(saved, stored), 1));
+        Figures.record("cost: ratio savepoint store / floor, median (IQR; min-max)", spread(ratio(saved, floor), 1));
+
+        countCalls(dir.resolve("counted"), jobId, checkpoint);
+    }
+
+    /** Counts the file system calls of one checkpoint store and one savepoint store (after a first store of each). */
+    private static void countCalls(Path root, String jobId, CompletedCheckpoint checkpoint) throws Exception {
+        Files.createDirectories(root);
+        CountingFileSystem fs = new CountingFileSystem(new LocalFileSystem());
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, StorageOptions.of(root.toString(), null, 0))) {
+            KeepsakeCheckpointStorage plugin = new KeepsakeCheckpointStorage(storage, (SavepointStorage) storage);
+            for (int round = 0; round < 2; round++) {
+                long id = 20_000 + 2L * round;
+                fs.takeCounts();
+                plugin.storeCheckPoint(seatunnelState(jobId, id, withId(checkpoint, id, CheckpointType.CHECKPOINT_TYPE)));
+                Map<String, Integer> checkpointCalls = fs.takeCounts();
+                plugin.storeCheckPoint(seatunnelState(jobId, id + 1, withId(checkpoint, id + 1,
+                        CheckpointType.SAVEPOINT_TYPE)));
+                Map<String, Integer> savepointCalls = fs.takeCounts();
+                if (round == 1) {
+                    Figures.record("cost: file system calls of one checkpoint store", checkpointCalls);
+                    Figures.record("cost: file system calls of one savepoint store (bundle + .ser)", savepointCalls);
+                }
+            }
+        }
+    }
+
+    private static byte[] engineCheckpointFile(Path dir) throws Exception {
+        Namespace ns = new Namespace(dir.resolve("engine"));
+        engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
+        long jobId = engine.submit(Jobs.streamingWithSplits(dir, "cost", 3000, SPLITS));
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
+        List<Namespace.CheckpointFile> files = ns.checkpoints(jobId);
+        byte[] bytes = Files.readAllBytes(files.get(files.size() - 1).path());
+        engine.cancel(jobId);
+        return bytes;
+    }
+
+    private static void writeAndFsync(Path file, byte[] bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                ch.write(buffer);
+            }
+            ch.force(true);
+        }
+    }
+
+    private static PipelineState seatunnelState(String jobId, long checkpointId, byte[] states) {
+        return PipelineState.builder().jobId(jobId).pipelineId(1).checkpointId(checkpointId).states(states).build();
+    }
+
+    private static byte[] withId(CompletedCheckpoint c, long checkpointId, CheckpointType type) {
+        return LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(c.jobId(), c.pipelineId(), checkpointId,
+                c.triggerTimestamp(), type, c.completedTimestamp(), c.taskStates(), c.taskStatistics()));
+    }
+
+    private static double[] ratio(long[] a, long[] b) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            r[i] = (double) a[i] / b[i];
+        }
+        return r;
+    }
+
+    private static String spread(long[] nanos, double scale) {
+        double[] d = new double[nanos.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = nanos[i] * scale;
+        }
+        return spread(d, 1);
+    }
+
+    private static String spread(double[] values, double scale) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        return String.format(java.util.Locale.ROOT, "%.2f (IQR %.2f-%.2f; min-max %.2f-%.2f)", at(s, 0.5) * scale,
+                at(s, 0.25) * scale, at(s, 0.75) * scale, s[0] * scale, s[s.length - 1] * scale);
+    }
+
+    private static double at(double[] sorted, double q) {
+        return sorted[(int) Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))];
+    }
+
+    private static String machine() {
+        List<String> parts = new ArrayList<>();
+        parts.add(Runtime.getRuntime().availableProcessors() + " cores");
+        try {
+            parts.add("load average " + Files.readString(Path.of("/proc/loadavg")).trim());
+        } catch (IOException | RuntimeException e) {
+            parts.add("load average unknown");
+        }
+        parts.add("java " + System.getProperty("java.version"));
+        return String.join(", ", parts);
+    }
+}
