@@ -80,6 +80,9 @@ class StoreCostTest {
         long[] localfile = new long[ROUNDS];
         long[] stored = new long[ROUNDS];
         long[] saved = new long[ROUNDS];
+        long[] renamed = new long[ROUNDS];
+        Path renameDir = dir.resolve("rename-floor");
+        Files.createDirectories(renameDir);
         int stateBytes = 0;
         for (int i = 0; i < total; i++) {
             PipelineState cp = seatunnelState(jobId, 10_000 + 2L * i, withId(checkpoint, 10_000 + 2L * i,
@@ -89,15 +92,16 @@ class StoreCostTest {
             byte[] floorBytes = PipelineStateCodec.encode(new io.keepsake.storage.PipelineState(jobId, 1,
                     cp.getCheckpointId(), cp.getStates()));
             stateBytes = floorBytes.length;
-            long[] t = new long[4];
-            for (int k = 0; k < 4; k++) {
-                int which = (k + i) % 4;
+            long[] t = new long[5];
+            for (int k = 0; k < 5; k++) {
+                int which = (k + i) % 5;
                 long a = System.nanoTime();
                 switch (which) {
                     case 0 -> writeAndFsync(floorDir.resolve(i + ".ser"), floorBytes);
                     case 1 -> keepsake.storeCheckPoint(cp);
                     case 2 -> seatunnel.storeCheckPoint(cp);
-                    default -> keepsake.storeCheckPoint(sp);
+                    case 3 -> keepsake.storeCheckPoint(sp);
+                    default -> writeFsyncRenameSyncDirectory(renameDir, i + ".ser", floorBytes);
                 }
                 t[which] = System.nanoTime() - a;
             }
@@ -106,6 +110,7 @@ class StoreCostTest {
                 stored[i - WARMUP] = t[1];
                 localfile[i - WARMUP] = t[2];
                 saved[i - WARMUP] = t[3];
+                renamed[i - WARMUP] = t[4];
             }
         }
         assertThat(new Namespace(keepsakeRoot).checkpoints(Long.parseLong(jobId))).hasSize(2 * total);
@@ -114,15 +119,101 @@ class StoreCostTest {
         Figures.record("cost: state of one checkpoint file (.ser), bytes", stateBytes);
         Figures.record("cost: machine", machine());
         Figures.record("cost: median (IQR) us over " + ROUNDS + " rounds: floor (write + one fsync)", spread(floor, 1e-3));
+        Figures.record("cost: median (IQR) us: write temp + fsync + rename + directory fsync (the checkpoint"
+                + " protocol's own floor)", spread(renamed, 1e-3));
         Figures.record("cost: median (IQR) us: keepsake checkpoint store", spread(stored, 1e-3));
         Figures.record("cost: median (IQR) us: keepsake savepoint store (bundle + .ser)", spread(saved, 1e-3));
         Figures.record("cost: median (IQR) us: SeaTunnel localfile store (no fsync)", spread(localfile, 1e-3));
         Figures.record("cost: ratio checkpoint store / floor, median (IQR; min-max)", spread(ratio(stored, floor), 1));
+        Figures.record("cost: ratio (write + fsync + rename + directory fsync) / floor, median (IQR; min-max)",
+                spread(ratio(renamed, floor), 1));
+        Figures.record("cost: ratio checkpoint store / (write + fsync + rename + directory fsync), median (IQR; min-max)",
+                spread(ratio(stored, renamed), 1));
         Figures.record("cost: ratio savepoint store / checkpoint store, median (IQR; min-max)",
                 spread(ratio(saved, stored), 1));
         Figures.record("cost: ratio savepoint store / floor, median (IQR; min-max)", spread(ratio(saved, floor), 1));
 
         countCalls(dir.resolve("counted"), jobId, checkpoint);
+        cpuOnly(jobId, checkpoint);
+        withoutDisk(jobId, checkpoint);
+    }
+
+    /**
+     * The same stores on tmpfs ({@code /dev/shm}), where an fsync costs nothing: what is left is the
+     * CPU and the system calls of each path, set beside the bare write, rename and directory sync.
+     */
+    private static void withoutDisk(String jobId, CompletedCheckpoint checkpoint) throws Exception {
+        Path shm = Path.of("/dev/shm");
+        if (!Files.isDirectory(shm) || !Files.isWritable(shm)) {
+            Figures.record("cost: on tmpfs", "not measured: no writable /dev/shm");
+            return;
+        }
+        Path root = Files.createTempDirectory(shm, "keepsake-cost");
+        try {
+            Path bare = Files.createDirectories(root.resolve("bare"));
+            CheckpointStorage keepsake = new KeepsakeCheckpointStorageFactory()
+                    .create(Map.of("namespace", root.resolve("ns").toString(), "create-roots", "true"));
+            int n = 300;
+            long[] plain = new long[n];
+            long[] stored = new long[n];
+            long[] saved = new long[n / 5];
+            for (int i = 0; i < n; i++) {
+                PipelineState cp = seatunnelState(jobId, 40_000 + i, withId(checkpoint, 40_000 + i,
+                        CheckpointType.CHECKPOINT_TYPE));
+                byte[] bytes = PipelineStateCodec.encode(new io.keepsake.storage.PipelineState(jobId, 1,
+                        cp.getCheckpointId(), cp.getStates()));
+                long a = System.nanoTime();
+                writeFsyncRenameSyncDirectory(bare, i + ".ser", bytes);
+                long b = System.nanoTime();
+                keepsake.storeCheckPoint(cp);
+                long c = System.nanoTime();
+                plain[i] = b - a;
+                stored[i] = c - b;
+                if (i % 5 == 0) {
+                    PipelineState sp = seatunnelState(jobId, 50_000 + i, withId(checkpoint, 50_000 + i,
+                            CheckpointType.SAVEPOINT_TYPE));
+                    long d = System.nanoTime();
+                    keepsake.storeCheckPoint(sp);
+                    saved[i / 5] = System.nanoTime() - d;
+                }
+            }
+            Figures.record("cost: on tmpfs, median (IQR) us: write temp + fsync + rename + directory fsync",
+                    spread(Arrays.copyOfRange(plain, n / 3, n), 1e-3));
+            Figures.record("cost: on tmpfs, median (IQR) us: keepsake checkpoint store",
+                    spread(Arrays.copyOfRange(stored, n / 3, n), 1e-3));
+            Figures.record("cost: on tmpfs, median (IQR) us: keepsake savepoint store (bundle + .ser)",
+                    spread(Arrays.copyOfRange(saved, saved.length / 3, saved.length), 1e-3));
+        } finally {
+            try (var walk = Files.walk(root)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /** The CPU-only steps of a store, without the disk: telling the state's type, encoding the {@code .ser}. */
+    private static void cpuOnly(String jobId, CompletedCheckpoint checkpoint) {
+        byte[] states = withId(checkpoint, 30_000, CheckpointType.CHECKPOINT_TYPE);
+        int n = 300;
+        long[] decode = new long[n];
+        long[] encode = new long[n];
+        for (int i = 0; i < n; i++) {
+            long a = System.nanoTime();
+            LegacyCheckpointCodec.decodeCheckpoint(states, "cost");
+            long b = System.nanoTime();
+            PipelineStateCodec.encode(new io.keepsake.storage.PipelineState(jobId, 1, 30_000, states));
+            long c = System.nanoTime();
+            decode[i] = b - a;
+            encode[i] = c - b;
+        }
+        Figures.record("cost: median (IQR) us: decode of the state (to tell a savepoint)", spread(decode, 1e-3));
+        Figures.record("cost: median (IQR) us: encode of the .ser bytes", spread(encode, 1e-3));
+    }
+
+    private static void writeFsyncRenameSyncDirectory(Path dir, String name, byte[] bytes) throws IOException {
+        Path temp = dir.resolve("." + name + ".tmp");
+        writeAndFsync(temp, bytes);
+        Files.move(temp, dir.resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        io.keepsake.storage.spi.StorageFileSystem.fsyncLocalDirectory(dir);
     }
 
     /** Counts the file system calls of one checkpoint store and one savepoint store (after a first store of each). */
