@@ -133,6 +133,8 @@ class StoreCostTest {
                 spread(ratio(saved, stored), 1));
         Figures.record("cost: ratio savepoint store / floor, median (IQR; min-max)", spread(ratio(saved, floor), 1));
 
+        writeRounds(stateBytes, Map.of("floor", floor, "rename-floor", renamed, "checkpoint", stored,
+                "savepoint", saved, "localfile", localfile));
         countCalls(dir.resolve("counted"), jobId, checkpoint);
         cpuOnly(jobId, checkpoint);
         withoutDisk(jobId, checkpoint);
@@ -153,7 +155,7 @@ class StoreCostTest {
             Path bare = Files.createDirectories(root.resolve("bare"));
             CheckpointStorage keepsake = new KeepsakeCheckpointStorageFactory()
                     .create(Map.of("namespace", root.resolve("ns").toString(), "create-roots", "true"));
-            int n = 300;
+            int n = Integer.getInteger("keepsake.cost.tmpfs-rounds", 300);
             long[] plain = new long[n];
             long[] stored = new long[n];
             long[] saved = new long[n / 5];
@@ -214,6 +216,26 @@ class StoreCostTest {
         writeAndFsync(temp, bytes);
         Files.move(temp, dir.resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         io.keepsake.storage.spi.StorageFileSystem.fsyncLocalDirectory(dir);
+    }
+
+    /**
+     * Writes every round's times to {@code target/seatunnel-store-cost.tsv} for the benchmarks
+     * module's {@code SeaTunnelStoreSection}: a {@code #} line per fact, then one line per contender
+     * with its nanoseconds, round by round.
+     */
+    private static void writeRounds(int stateBytes, Map<String, long[]> rounds) throws IOException {
+        StringBuilder out = new StringBuilder();
+        out.append("# state-bytes\t").append(stateBytes).append('\n');
+        out.append("# machine\t").append(machine()).append('\n');
+        out.append("# measured\t").append(java.time.Instant.now()).append('\n');
+        for (Map.Entry<String, long[]> e : new java.util.TreeMap<>(rounds).entrySet()) {
+            out.append(e.getKey());
+            for (long nanos : e.getValue()) {
+                out.append('\t').append(nanos);
+            }
+            out.append('\n');
+        }
+        Files.writeString(Path.of("target", "seatunnel-store-cost.tsv"), out);
     }
 
     /** Counts the file system calls of one checkpoint store and one savepoint store (after a first store of each). */
