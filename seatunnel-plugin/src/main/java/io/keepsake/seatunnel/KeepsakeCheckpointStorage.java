@@ -65,6 +65,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private final SavepointReaderRegistry readers = SavepointReaderRegistry.standard();
     private final NewestReadableState newest;
     private final FailedSavepoints failedSavepoints = new FailedSavepoints();
+    private final boolean stageWhileCommitting;
 
     /**
      * Wraps a Keepsake storage and its savepoint capability (normally the same object).
@@ -73,6 +74,12 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
      * @param savepoints  the savepoint side of the same storage
      */
     public KeepsakeCheckpointStorage(CheckpointStorage checkpoints, SavepointStorage savepoints) {
+        this(checkpoints, savepoints, true);
+    }
+
+    /** With {@code stageWhileCommitting} false a savepoint's checkpoint file is written after the bundle (for StoreCostTest). */
+    KeepsakeCheckpointStorage(CheckpointStorage checkpoints, SavepointStorage savepoints, boolean stageWhileCommitting) {
+        this.stageWhileCommitting = stageWhileCommitting;
         this.checkpoints = checkpoints;
         this.savepoints = savepoints;
         this.newest = new NewestReadableState(checkpoints, savepoints, readers);
@@ -116,6 +123,14 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
      */
     private String storeSavepoint(io.keepsake.storage.PipelineState keepsake, CompletedCheckpoint savepoint)
             throws CheckpointStorageException {
+        if (!stageWhileCommitting) {
+            keepSavepoint(savepoint);
+            try {
+                return checkpoints.storeCheckPoint(keepsake);
+            } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+                throw cannotStore(keepsake, e);
+            }
+        }
         java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging =
                 STAGING.submit(() -> checkpoints.stageCheckPoint(keepsake));
         try {

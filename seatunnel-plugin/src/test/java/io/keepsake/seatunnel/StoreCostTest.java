@@ -81,6 +81,13 @@ class StoreCostTest {
         long[] stored = new long[ROUNDS];
         long[] saved = new long[ROUNDS];
         long[] renamed = new long[ROUNDS];
+        long[] sequential = new long[ROUNDS];
+        Path sequentialRoot = dir.resolve("keepsake-sequential");
+        Files.createDirectories(sequentialRoot);
+        io.keepsake.storage.CheckpointStorage sequentialStorage = new io.keepsake.storage.localfile.LocalFileStorageFactory()
+                .create(Map.of("namespace", sequentialRoot.toString()));
+        CheckpointStorage keepsakeSequential = new KeepsakeCheckpointStorage(sequentialStorage,
+                (SavepointStorage) sequentialStorage, false);
         Path renameDir = dir.resolve("rename-floor");
         Files.createDirectories(renameDir);
         int stateBytes = 0;
@@ -92,16 +99,17 @@ class StoreCostTest {
             byte[] floorBytes = PipelineStateCodec.encode(new io.keepsake.storage.PipelineState(jobId, 1,
                     cp.getCheckpointId(), cp.getStates()));
             stateBytes = floorBytes.length;
-            long[] t = new long[5];
-            for (int k = 0; k < 5; k++) {
-                int which = (k + i) % 5;
+            long[] t = new long[6];
+            for (int k = 0; k < 6; k++) {
+                int which = (k + i) % 6;
                 long a = System.nanoTime();
                 switch (which) {
                     case 0 -> writeAndFsync(floorDir.resolve(i + ".ser"), floorBytes);
                     case 1 -> keepsake.storeCheckPoint(cp);
                     case 2 -> seatunnel.storeCheckPoint(cp);
                     case 3 -> keepsake.storeCheckPoint(sp);
-                    default -> writeFsyncRenameSyncDirectory(renameDir, i + ".ser", floorBytes);
+                    case 4 -> writeFsyncRenameSyncDirectory(renameDir, i + ".ser", floorBytes);
+                    default -> keepsakeSequential.storeCheckPoint(sp);
                 }
                 t[which] = System.nanoTime() - a;
             }
@@ -111,6 +119,7 @@ class StoreCostTest {
                 localfile[i - WARMUP] = t[2];
                 saved[i - WARMUP] = t[3];
                 renamed[i - WARMUP] = t[4];
+                sequential[i - WARMUP] = t[5];
             }
         }
         assertThat(new Namespace(keepsakeRoot).checkpoints(Long.parseLong(jobId))).hasSize(2 * total);
@@ -132,9 +141,13 @@ class StoreCostTest {
         Figures.record("cost: ratio savepoint store / checkpoint store, median (IQR; min-max)",
                 spread(ratio(saved, stored), 1));
         Figures.record("cost: ratio savepoint store / floor, median (IQR; min-max)", spread(ratio(saved, floor), 1));
+        Figures.record("cost: median (IQR) us: keepsake savepoint store, .ser written after the bundle (before"
+                + " this branch)", spread(sequential, 1e-3));
+        Figures.record("cost: ratio savepoint store, .ser staged while the bundle commits / .ser after the bundle,"
+                + " median (IQR; min-max)", spread(ratio(saved, sequential), 1));
 
         writeRounds(stateBytes, Map.of("floor", floor, "rename-floor", renamed, "checkpoint", stored,
-                "savepoint", saved, "localfile", localfile));
+                "savepoint", saved, "localfile", localfile, "savepoint-sequential", sequential));
         countCalls(dir.resolve("counted"), jobId, checkpoint);
         cpuOnly(jobId, checkpoint);
         withoutDisk(jobId, checkpoint);
