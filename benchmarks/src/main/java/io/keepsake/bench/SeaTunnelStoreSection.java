@@ -86,6 +86,12 @@ public final class SeaTunnelStoreSection implements ReportSection {
                 + Spread.of(rounds.get("localfile")).medianMillis() + "; publication by rename alone costs "
                 + protocol.medianRatio() + " of the floor (" + protocol.ratioSpread() + "). Machine: "
                 + facts.getOrDefault("machine", "?") + ".");
+        if (rounds.containsKey("savepoint-sequential")) {
+            Spread staged = Spread.of(Spread.ratios(rounds.get("savepoint"), rounds.get("savepoint-sequential")));
+            notes.add("SeaTunnel plugin stores: a savepoint store with its .ser staged while the bundle commits vs the"
+                    + " .ser written after the bundle (as before): " + staged.medianRatio() + " ("
+                    + staged.ratioSpread() + ").");
+        }
         return new Result(rows, notes);
     }
 }
