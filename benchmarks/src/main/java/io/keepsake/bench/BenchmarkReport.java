@@ -50,7 +50,8 @@ public final class BenchmarkReport {
                 new SmallSavepointSection(),  // 4 pipelines vs the fsynced legacy store
                 new CodecSection(),           // engine-wire-v1 vs SeaTunnel's double protostuff path
                 new HdfsSection(),            // NameNode calls per savepoint
-                new S3Section()               // S3 save and restore vs the raw SDK, requests
+                new S3Section(),              // S3 save and restore vs the raw SDK, requests
+                new SeaTunnelStoreSection()   // plugin stores in the engine vs one fsync (read from StoreCostTest)
                 // further sections here
         );
     }

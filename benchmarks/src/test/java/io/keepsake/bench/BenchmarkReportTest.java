@@ -31,11 +31,13 @@ class BenchmarkReportTest {
             "small savepoint (4 pipelines x 64 KiB) vs the fsynced legacy store",
             "engine-wire-v1 encode + decode vs SeaTunnel's double protostuff path, 64 KiB",
             "HDFS savepoint on the mini cluster",
-            "S3 save", "S3 restore", "S3 requests per savepoint");
+            "S3 save", "S3 restore", "S3 requests per savepoint",
+            "SeaTunnel plugin: checkpoint store", "SeaTunnel plugin: savepoint store");
 
     @Test
     void tinyRunPrintsEveryGoalRowWithAFigureASpreadAndAVerdict() {
         ReportOptions options = ReportOptions.tiny(BenchFiles.baseDirectory());
+        System.setProperty(SeaTunnelStoreSection.FILE_PROPERTY, "no-such-store-cost.tsv");
         BenchmarkReport.Run run = BenchmarkReport.run(options, BenchmarkReport.sections(), line -> { });
 
         List<GoalRow> rows = run.rows();
@@ -44,7 +46,7 @@ class BenchmarkReportTest {
             assertThat(rows.get(i).comparison()).startsWith(ROW_PREFIXES.get(i));
             assertThat(rows.get(i).goal()).isNotBlank();
         }
-        List<GoalRow> measured = rows.subList(0, rows.size() - 4);
+        List<GoalRow> measured = rows.subList(0, rows.size() - 6);
         assertThat(measured).allSatisfy(row -> {
             assertThat(row.verdict()).as(row.comparison() + ": " + row.spread()).isNotEqualTo(GoalRow.Verdict.NOT_RUN);
             assertThat(row.measured()).matches(".*\\d.*|passes");
@@ -57,9 +59,14 @@ class BenchmarkReportTest {
         // The lookup found the newest savepoint and counted the metadata files it opened.
         assertThat(rows.get(11).measured()).matches("[0-9.]+x; \\d+ vs \\d+ metadata files");
         // The mini cluster and the S3 server are off in the tiny mode.
-        assertThat(rows.subList(rows.size() - 4, rows.size())).allSatisfy(row -> {
+        assertThat(rows.subList(rows.size() - 6, rows.size() - 2)).allSatisfy(row -> {
             assertThat(row.verdict()).isEqualTo(GoalRow.Verdict.NOT_RUN);
             assertThat(row.spread()).contains("switched off");
+        });
+        // The plugin's stores are measured beside the engine by StoreCostTest, whose rounds are absent here.
+        assertThat(rows.subList(rows.size() - 2, rows.size())).allSatisfy(row -> {
+            assertThat(row.verdict()).isEqualTo(GoalRow.Verdict.NOT_RUN);
+            assertThat(row.spread()).contains("StoreCostTest");
         });
 
         String markdown = BenchmarkReport.render(run, options);
@@ -69,6 +76,29 @@ class BenchmarkReportTest {
         assertThat(tableLines.subList(2, tableLines.size())).allSatisfy(line ->
                 assertThat(line.chars().filter(c -> c == '|').count()).isEqualTo(6));
         assertThat(markdown).contains("- Machine: ").contains("- Disk: ").contains("Not met in this run: ");
+    }
+
+    @Test
+    void storeCostRowsAreRatiosWithinEachRoundOfTheEngineMeasurement(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("store-cost.tsv");
+        java.nio.file.Files.writeString(file, String.join("\n",
+                "# state-bytes\t169605", "# machine\t2 cores", "# measured\t2026-12-02T05:40:00Z",
+                "floor\t100\t200\t400", "rename-floor\t120\t220\t420", "checkpoint\t140\t300\t1000",
+                "savepoint\t280\t1200\t3000", "localfile\t10\t20\t30", ""));
+        System.setProperty(SeaTunnelStoreSection.FILE_PROPERTY, file.toString());
+        try {
+            ReportSection.Result result = new SeaTunnelStoreSection().run(ReportOptions.tiny(dir));
+            assertThat(result.rows()).hasSize(2);
+            assertThat(result.rows().get(0).measured()).isEqualTo("1.50x");
+            assertThat(result.rows().get(0).verdict()).isEqualTo(GoalRow.Verdict.MET);
+            assertThat(result.rows().get(0).spread()).startsWith("IQR 1.45-2.00, min-max 1.40-2.50, 3 rounds; 169605 B");
+            assertThat(result.rows().get(1).measured()).isEqualTo("3.00x");
+            assertThat(result.rows().get(1).verdict()).isEqualTo(GoalRow.Verdict.MET);
+            assertThat(result.notes()).singleElement().asString().contains("Machine: 2 cores");
+        } finally {
+            System.clearProperty(SeaTunnelStoreSection.FILE_PROPERTY);
+        }
     }
 
     @Test

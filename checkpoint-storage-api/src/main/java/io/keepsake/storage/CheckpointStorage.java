@@ -17,6 +17,25 @@ public interface CheckpointStorage extends AutoCloseable {
      */
     String storeCheckPoint(PipelineState state) throws CheckpointStorageException;
 
+    /**
+     * Writes one pipeline's checkpoint durably under a hidden name, to be made visible by
+     * {@link StagedCheckpoint#publish()}; a storage that cannot stage does the whole store at publish.
+     *
+     * @throws CheckpointStorageException when the write fails; nothing is left behind
+     */
+    default StagedCheckpoint stageCheckPoint(PipelineState state) throws CheckpointStorageException {
+        return new StagedCheckpoint() {
+            @Override
+            public String publish() throws CheckpointStorageException {
+                return storeCheckPoint(state);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     /** Stores a checkpoint on a background thread; failures are logged with the job id. */
     void asyncStoreCheckPoint(PipelineState state) throws CheckpointStorageException;
 

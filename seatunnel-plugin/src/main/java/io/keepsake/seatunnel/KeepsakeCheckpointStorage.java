@@ -52,12 +52,20 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private static final Logger LOG = LoggerFactory.getLogger(KeepsakeCheckpointStorage.class);
     /** One savepoint session per job at a time, as {@link SavepointSaveSession} requires. */
     private static final Map<String, Object> JOB_LOCKS = new ConcurrentHashMap<>();
+    /** Writes a savepoint's checkpoint file under its hidden name while the bundle commits. */
+    private static final java.util.concurrent.ExecutorService STAGING = java.util.concurrent.Executors
+            .newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "keepsake-seatunnel-stage");
+                t.setDaemon(true);
+                return t;
+            });
 
     private final CheckpointStorage checkpoints;
     private final SavepointStorage savepoints;
     private final SavepointReaderRegistry readers = SavepointReaderRegistry.standard();
     private final NewestReadableState newest;
     private final FailedSavepoints failedSavepoints = new FailedSavepoints();
+    private final boolean stageWhileCommitting;
 
     /**
      * Wraps a Keepsake storage and its savepoint capability (normally the same object).
@@ -66,6 +74,12 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
      * @param savepoints  the savepoint side of the same storage
      */
     public KeepsakeCheckpointStorage(CheckpointStorage checkpoints, SavepointStorage savepoints) {
+        this(checkpoints, savepoints, true);
+    }
+
+    /** With {@code stageWhileCommitting} false a savepoint's checkpoint file is written after the bundle (for StoreCostTest). */
+    KeepsakeCheckpointStorage(CheckpointStorage checkpoints, SavepointStorage savepoints, boolean stageWhileCommitting) {
+        this.stageWhileCommitting = stageWhileCommitting;
         this.checkpoints = checkpoints;
         this.savepoints = savepoints;
         this.newest = new NewestReadableState(checkpoints, savepoints, readers);
@@ -91,16 +105,74 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         io.keepsake.storage.PipelineState keepsake = toKeepsake(state);
         Optional<CompletedCheckpoint> savepoint = savepointIn(keepsake);
         if (savepoint.isPresent()) {
-            keepSavepoint(savepoint.get());
-        } else {
-            failedSavepoints.checkCheckpoint(state.getJobId(), state.getPipelineId(), state.getCheckpointId());
+            return storeSavepoint(keepsake, savepoint.get());
         }
+        failedSavepoints.checkCheckpoint(state.getJobId(), state.getPipelineId(), state.getCheckpointId());
         try {
             return checkpoints.storeCheckPoint(keepsake);
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
-            throw new CheckpointStorageException("Cannot store checkpoint " + state.getCheckpointId() + " of job "
-                    + state.getJobId() + " pipeline " + state.getPipelineId() + ": " + e.getMessage(), e);
+            throw cannotStore(keepsake, e);
         }
+    }
+
+    /**
+     * Keeps the bundle, then makes the checkpoint file visible. The file is written and synced under
+     * its hidden name on another thread while the bundle commits, so that both syncs run at once;
+     * it is renamed into place only after the commit returned, so the file never names a savepoint
+     * that is not kept, and is removed when the bundle fails.
+     */
+    private String storeSavepoint(io.keepsake.storage.PipelineState keepsake, CompletedCheckpoint savepoint)
+            throws CheckpointStorageException {
+        if (!stageWhileCommitting) {
+            keepSavepoint(savepoint);
+            try {
+                return checkpoints.storeCheckPoint(keepsake);
+            } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+                throw cannotStore(keepsake, e);
+            }
+        }
+        java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging =
+                STAGING.submit(() -> checkpoints.stageCheckPoint(keepsake));
+        try {
+            keepSavepoint(savepoint);
+        } catch (CheckpointStorageException | RuntimeException e) {
+            try (io.keepsake.storage.StagedCheckpoint unused = awaitStaged(keepsake, staging)) {
+                // removed unpublished by close
+            } catch (CheckpointStorageException | RuntimeException stagingFailed) {
+                e.addSuppressed(stagingFailed);
+            }
+            throw e;
+        }
+        try (io.keepsake.storage.StagedCheckpoint staged = awaitStaged(keepsake, staging)) {
+            return staged.publish();
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            throw cannotStore(keepsake, e);
+        }
+    }
+
+    private static io.keepsake.storage.StagedCheckpoint awaitStaged(io.keepsake.storage.PipelineState keepsake,
+            java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging) throws CheckpointStorageException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return staging.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the staged file must be published or removed, so wait on
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw cannotStore(keepsake, e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static CheckpointStorageException cannotStore(io.keepsake.storage.PipelineState state, Throwable e) {
+        return new CheckpointStorageException("Cannot store checkpoint " + state.checkpointId() + " of job "
+                + state.jobId() + " pipeline " + state.pipelineId() + ": " + e.getMessage(), e);
     }
 
     /**

@@ -66,6 +66,15 @@ class FailedSavepointRefusalTest {
     }
 
     @Test
+    void theFailedSavepointLeavesNoStagedCheckpointFile() throws Exception {
+        // its .ser was staged while the bundle committed; the failed commit removed it, hidden name and all
+        try (java.util.stream.Stream<Path> files = Files.list(ns.root().resolve(JOB))) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList()).singleElement().asString()
+                    .endsWith("-1-1.ser");
+        }
+    }
+
+    @Test
     void restoringTheJobEndsTheRefusal() throws Exception {
         Files.delete(blocker);
         assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getCheckpointId()).isEqualTo(1);

@@ -16,6 +16,15 @@ final class Jobs {
     }
 
     /**
+     * A streaming job of one pipeline whose FakeSource has {@code splits} splits; each split its
+     * reader holds is a few dozen bytes of state, so the split count sets the size of the state.
+     */
+    static Path streamingWithSplits(Path dir, String name, long checkpointIntervalMillis, int splits)
+            throws IOException {
+        return write(dir, name, "STREAMING", 1, checkpointIntervalMillis, splits);
+    }
+
+    /**
      * A batch job of {@code splits} splits; FakeSource 2.3.8 reads one split per second, so it runs
      * about {@code splits} seconds and can be saved mid-way.
      */

@@ -137,6 +137,12 @@ public final class ComposedStorage implements KeepsakeStorage {
     }
 
     @Override
+    public io.keepsake.storage.StagedCheckpoint stageCheckPoint(PipelineState state) throws CheckpointStorageException {
+        Arguments.requireNonNull("stage checkpoint", "state", state);
+        return checkpoints.stage(state);
+    }
+
+    @Override
     public void asyncStoreCheckPoint(PipelineState state) throws CheckpointStorageException {
         Arguments.requireNonNull("store checkpoint", "state", state);
         checkpoints.requireStorableJob(state.jobId());

@@ -5,6 +5,7 @@ import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
+import io.keepsake.storage.StagedCheckpoint;
 import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.spi.FileStatus;
@@ -46,27 +47,80 @@ public final class LegacyCheckpointStore {
 
     /** Stores one checkpoint durably and returns its file name. */
     public String store(PipelineState state) throws CheckpointStorageException {
+        try (StagedCheckpoint staged = stage(state)) {
+            return staged.publish();
+        }
+    }
+
+    /**
+     * Writes and syncs one checkpoint under its hidden temporary name; the returned handle renames it
+     * into place and syncs the directory. Where a created file appears whole, nothing is written
+     * until the publish, which creates the file under its final name.
+     */
+    public StagedCheckpoint stage(PipelineState state) throws CheckpointStorageException {
         String jobDir = layout.checkpointJobDir(state.jobId());
         String name = LegacyCheckpointFiles.newFileName(state.pipelineId(), state.checkpointId());
         String target = fs.child(jobDir, name);
-        String temp = fs.child(jobDir, LegacyCheckpointFiles.tempName(name));
         byte[] bytes = PipelineStateCodec.encode(state);
         if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
-            return storeWhole(state, jobDir, name, target, bytes);
+            return new StagedCheckpoint() {
+                @Override
+                public String publish() throws CheckpointStorageException {
+                    return storeWhole(state, jobDir, name, target, bytes);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
         }
+        String temp = fs.child(jobDir, LegacyCheckpointFiles.tempName(name));
         try {
             try (SyncableOutputStream out = fs.create(temp, true)) {
                 out.write(bytes);
                 out.sync();
             }
-            fs.rename(temp, target);
-            fs.syncDirectory(jobDir);
-            return name;
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);
-            throw new CheckpointStorageException("Cannot store checkpoint " + state.checkpointId() + " of job "
-                    + state.jobId() + " pipeline " + state.pipelineId() + ": " + e.getMessage() + " (" + target + ")", e);
+            throw failure(state, target, e);
         }
+        return new StagedCheckpoint() {
+            private boolean published;
+
+            @Override
+            public String publish() throws CheckpointStorageException {
+                if (published) {
+                    throw new IllegalStateException("Cannot publish checkpoint " + state.checkpointId() + " of job "
+                            + state.jobId() + " pipeline " + state.pipelineId() + ": it was published already ("
+                            + target + ")");
+                }
+                try {
+                    fs.rename(temp, target);
+                    published = true;
+                    fs.syncDirectory(jobDir);
+                    return name;
+                } catch (IOException | RuntimeException e) {
+                    if (!published) {
+                        deleteQuietly(temp);
+                    }
+                    published = true; // either renamed (and only its directory sync failed) or removed above
+                    throw failure(state, target, e);
+                }
+            }
+
+            @Override
+            public void close() {
+                if (!published) {
+                    published = true;
+                    deleteQuietly(temp);
+                }
+            }
+        };
+    }
+
+    private static CheckpointStorageException failure(PipelineState state, String target, Exception e) {
+        return new CheckpointStorageException("Cannot store checkpoint " + state.checkpointId() + " of job "
+                + state.jobId() + " pipeline " + state.pipelineId() + ": " + e.getMessage() + " (" + target + ")", e);
     }
 
     /**
