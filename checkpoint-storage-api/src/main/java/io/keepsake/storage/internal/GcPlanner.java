@@ -35,6 +35,8 @@ final class GcPlanner {
     // What a candidate is (GcCandidate.what), as reports name it; the collector removes each kind its own way.
     static final String STAGING_ATTEMPT = "staging attempt";
     static final String EXPIRED_LEASE = "expired lease";
+    /** Why gc reports an attempt's lease as kept. */
+    static final String LEASE_FRESH = "the lease of a savepoint attempt is fresh";
     static final String INCOMPLETE = "incomplete savepoint directory";
     static final String TOMBSTONE = "collection leftover";
     static final String CHECKPOINT_TEMP = "checkpoint temporary file";
@@ -73,8 +75,9 @@ final class GcPlanner {
     }
 
     /**
-     * What a collection with {@code olderThan} would remove now, adding what is left alone because
-     * Keepsake did not write it to {@code foreign}.
+     * What a collection with {@code olderThan} would remove now, adding what is left alone on
+     * purpose to {@code foreign}: entries Keepsake did not write, and the leases of attempts that
+     * are still fresh (one line per attempt, whatever the age asked for).
      */
     List<GcCandidate> plan(Duration olderThan, List<String> foreign) {
         long now = System.currentTimeMillis();
@@ -171,11 +174,14 @@ final class GcPlanner {
                     out.add(new GcCandidate(jobId, path, STAGING_ATTEMPT, s.modificationTime()));
                 }
             } else if (s.regularFile() && leaseAttempt(s.name()).isPresent()) {
-                if (s.modificationTime() <= cutoff && !inFlight.isFresh(s, now)
-                        && !inFlight.containsLease(path) && isLeaseContent(path)) {
-                    out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
-                } else if (!isLeaseContent(path)) {
+                if (!isLeaseContent(path)) {
                     foreign.add(path + ": Keepsake did not write it");
+                } else if (inFlight.containsLease(path) || inFlight.isFresh(s, now)) {
+                    foreign.add(path + ": " + LEASE_FRESH + " (renewed within the last " + inFlight.timeoutMillis()
+                            + " ms, savepoint.lease-timeout-ms): its attempt is being written, or its writer died"
+                            + " less than that ago; gc removes the attempt once the lease expires");
+                } else if (s.modificationTime() <= cutoff) {
+                    out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
                 }
             } else if (outcomeAttempt.isPresent() && AttemptOutcome.isTemporary(s.name())) {
                 if (s.modificationTime() <= settled) {
