@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,8 +78,10 @@ class ClusterSavepointTest {
         Path conf = Jobs.streaming(dir, "cluster-saving", 2, 1000);
         Path logs = Path.of("target", "cluster", "saving-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
         Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "2000");
+        String where = "cluster kill while saving (" + storage + "): ";
         try (SharedBackend ns = SharedBackend.start(storage, dir);
-             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3)) {
+             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3);
+             AttemptWatch watch = new AttemptWatch(ns)) {
             EmbeddedEngine client = cluster.client();
             long jobId = client.submit(conf);
             client.awaitStatus(jobId, "RUNNING", WAIT);
@@ -86,53 +90,36 @@ class ClusterSavepointTest {
             EngineCluster.Member master = cluster.master();
             EngineCluster.Member survivor = cluster.live().stream().filter(m -> m != master).findFirst().orElseThrow();
 
-            // On a shared local directory the master is killed at the first sight of the attempt's
-            // staging directory (its lease file comes first), from a thread that watches while -s is
-            // asked. On HDFS and S3 it is killed at the engine's answer to -s, which comes once every
-            // task acknowledged the barrier and before the states are stored (see docs/seatunnel.md).
-            String killedAt;
-            long killed;
-            java.util.Optional<Path> local = ns.localNamespace();
-            if (local.isPresent()) {
-                Path staging = local.get().resolve("savepoint").resolve(Long.toString(jobId)).resolve(".staging");
-                java.util.concurrent.CompletableFuture<Boolean> watcher = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                    while (!SigkillRestoreTest.hasChild(staging)) {
-                        if (System.nanoTime() - deadline > 0) {
-                            return false;
-                        }
-                        Thread.onSpinWait();
-                    }
-                    master.process().destroyForcibly();
-                    return true;
-                });
-                try {
-                    client.requestSavepoint(jobId);
-                } catch (RuntimeException e) {
-                    Figures.record("cluster kill while saving (" + storage + "): -s answered", rootMessage(e));
-                }
-                boolean sawStaging = watcher.get(90, java.util.concurrent.TimeUnit.SECONDS);
-                killed = EngineCluster.kill(master);
-                killedAt = sawStaging ? "first sight of the staging directory" : "no staging directory within 60 s";
-            } else {
+            // The master is killed at the first sight of a payload file of a savepoint attempt, seen
+            // through the backend itself (AttemptWatch) from a thread that lists the job's staging area
+            // while -s is asked: the same on the local directory, HDFS and S3. (The engine's answer to
+            // -s came before anything reached HDFS or S3 in earlier runs, too early to aim at.) What
+            // the last listing showed and what was on storage once the process was gone are recorded.
+            long asked = System.nanoTime();
+            CompletableFuture<AttemptWatch.Sighting> watcher = CompletableFuture.supplyAsync(() ->
+                    watch.fireAtFirstPayload(jobId, 2, Duration.ofSeconds(60), () -> master.process().destroyForcibly()));
+            try {
                 client.requestSavepoint(jobId);
-                killed = EngineCluster.kill(master);
-                killedAt = "the answer to -s";
+            } catch (RuntimeException e) {
+                Figures.record(where + "-s answered", rootMessage(e));
             }
-            Figures.record("cluster kill while saving (" + storage + "): master killed at", killedAt);
-            local.ifPresent(root -> Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder at the SIGKILL",
-                    tree(root.resolve("savepoint").resolve(Long.toString(jobId)))));
+            AttemptWatch.Sighting sighting = watcher.get(90, TimeUnit.SECONDS);
+            long killed = EngineCluster.kill(master);
+            Figures.record(where + "master killed at", sighting.why() + ", " + (killed - asked) / 1_000_000
+                    + " ms after -s was asked, after " + sighting.listings() + " listings");
+            Figures.record(where + "what the watcher's last listing showed", sighting.seen());
+            List<String> stagingAtKill = watch.staging(jobId);
+            Figures.record(where + "job's savepoint folder once the master was gone", watch.tree(jobId));
             Map<Integer, Long> atKill = verifiedBundles(ns, jobId);
             Map<Integer, Long> newestAtKill = Map.of(1, ns.maxCheckpointId(jobId, 1), 2, ns.maxCheckpointId(jobId, 2));
-            Figures.record("cluster kill while saving (" + storage + "): bundles kept at the SIGKILL", atKill);
+            Figures.record(where + "bundles kept at the SIGKILL", atKill);
 
             EngineCluster.awaitLine(survivor, "CLUSTER size=1 master=true", WAIT);
             EmbeddedEngine.await("the new master to take over the job", WAIT,
                     () -> survivor.engineLogText().contains("restore job (" + jobId + ") from master active switch finished"));
-            Figures.record("cluster kill while saving (" + storage + "): SIGKILL -> job taken over, ms",
-                    (System.nanoTime() - killed) / 1_000_000);
+            Figures.record(where + "SIGKILL -> job taken over, ms", (System.nanoTime() - killed) / 1_000_000);
             String afterFailover = ClusterFailoverTest.statusOrNull(client, jobId);
-            Figures.record("cluster kill while saving (" + storage + "): job status after the failover", afterFailover);
+            Figures.record(where + "job status after the failover", afterFailover);
 
             // No torn bundle is visible: every listed savepoint verifies, every folder is complete or named as not.
             Map<Integer, Long> afterTakeOver = verifiedBundles(ns, jobId);
@@ -141,7 +128,7 @@ class ClusterSavepointTest {
             // Does the job checkpoint on after the take-over, in the state the failover left it in?
             boolean checkpointsResumed = EmbeddedEngine.poll(Duration.ofSeconds(60),
                     () -> ns.maxCheckpointId(jobId, 1) > newestAtKill.get(1) && ns.maxCheckpointId(jobId, 2) > newestAtKill.get(2));
-            Figures.record("cluster kill while saving (" + storage + "): checkpoints of both pipelines after the take-over",
+            Figures.record(where + "checkpoints of both pipelines after the take-over",
                     checkpointsResumed ? "yes, newest " + ns.maxCheckpointId(jobId, 1) + "/" + ns.maxCheckpointId(jobId, 2)
                             : "none within 60 s, status " + ClusterFailoverTest.statusOrNull(client, jobId));
 
@@ -160,7 +147,7 @@ class ClusterSavepointTest {
                     return false;
                 }
             });
-            Figures.record("cluster kill while saving (" + storage + "): a new -s after the failover was",
+            Figures.record(where + "a new -s after the failover was",
                     (accepted ? "accepted" : "refused") + " after " + asks[0] + " asks, "
                             + (System.nanoTime() - t0) / 1_000_000 + " ms"
                             + (refused[0] == null ? "" : "; last refusal: " + rootMessage(refused[0])));
@@ -169,10 +156,10 @@ class ClusterSavepointTest {
                 return st != null && EmbeddedEngine.END_STATES.contains(st);
             });
             String ended = ClusterFailoverTest.statusOrNull(client, jobId);
-            Figures.record("cluster kill while saving (" + storage + "): the job after the new -s",
+            Figures.record(where + "the job after the new -s",
                     (done ? "ended " : "not ended, status ") + ended + " at " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             Map<Integer, Long> kept = verifiedBundles(ns, jobId);
-            Figures.record("cluster kill while saving (" + storage + "): bundles kept after the new -s", kept);
+            Figures.record(where + "bundles kept after the new -s", kept);
             if ("SAVEPOINT_DONE".equals(ended)) {
                 assertThat(kept).as("a savepoint that ended SAVEPOINT_DONE is kept for every pipeline").containsOnlyKeys(1, 2);
             }
@@ -194,15 +181,15 @@ class ClusterSavepointTest {
                     }
                     return report.kept().isEmpty() && report.failed().isEmpty() && sp.planGarbage(Duration.ZERO).isEmpty();
                 });
-                Figures.record("cluster kill while saving (" + storage + "): gc after the cluster went down: first run kept",
-                        keptByGc);
-                Figures.record("cluster kill while saving (" + storage + "): gc runs until nothing was kept, and what they removed",
+                Figures.record(where + "gc after the cluster went down: first run kept", keptByGc);
+                Figures.record(where + "gc runs until nothing was kept, and what they removed",
                         runs[0] + " " + removed);
-                local.ifPresent(root -> {
-                    List<String> left = tree(root.resolve("savepoint").resolve(Long.toString(jobId)));
-                    Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder after gc", left);
-                    assertThat(left).as("nothing of an attempt is left in staging").noneMatch(p -> p.startsWith(".staging/"));
-                });
+                Figures.record(where + "job's savepoint folder after gc", watch.tree(jobId));
+                assertThat(watch.staging(jobId)).as("nothing of an attempt is left in staging").isEmpty();
+                if (!stagingAtKill.isEmpty()) {
+                    assertThat(removed).as("gc removed what the killed attempt left in staging: %s", stagingAtKill)
+                            .isNotEmpty();
+                }
                 for (SavepointEntry e : sp.scanSavepoints(Long.toString(jobId))) {
                     assertThat(e.handle()).as("savepoint folder %s is complete", e.location()).isPresent();
                 }
@@ -269,15 +256,6 @@ class ClusterSavepointTest {
                     runs.get() + " " + removed);
             assertThat(runs.get()).isPositive();
             assertThat(removed).as("gc removed nothing of a live attempt").isEmpty();
-        }
-    }
-
-    /** The paths below {@code dir}, relative to it, for the figures. */
-    private static List<String> tree(Path dir) {
-        try (var walk = java.nio.file.Files.walk(dir)) {
-            return walk.map(p -> dir.relativize(p).toString()).filter(p -> !p.isEmpty()).sorted().toList();
-        } catch (java.io.IOException e) {
-            return List.of("unreadable: " + e);
         }
     }
 
