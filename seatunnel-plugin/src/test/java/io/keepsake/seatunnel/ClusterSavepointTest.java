@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Run with the profile {@code cluster} (excluded from the default build, several minutes):
  * {@code mvn -B -o -pl seatunnel-plugin -am test -Pcluster -Dtest='Cluster*Test'
- * -Dsurefire.failIfNoSpecifiedTests=false}. Member logs stay under {@code seatunnel-plugin/target/cluster/}.
+ * -Dsurefire.failIfNoSpecifiedTests=false}; on 2.3.4 with {@code -Pcluster,seatunnel-2.3.4}. Member
+ * logs stay under {@code seatunnel-plugin/target/cluster/}.
  */
 @Tag("cluster")
 class ClusterSavepointTest {
