@@ -79,7 +79,6 @@ class ClusterSavepointTest {
         Path conf = Jobs.streaming(dir, "cluster-saving", 2, 1000);
         Path logs = Path.of("target", "cluster", "saving-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
         Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "2000");
-        String where = "cluster kill while saving (" + storage + "): ";
         try (SharedBackend ns = SharedBackend.start(storage, dir);
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3);
              AttemptWatch watch = new AttemptWatch(ns)) {
@@ -102,25 +101,28 @@ class ClusterSavepointTest {
             try {
                 client.requestSavepoint(jobId);
             } catch (RuntimeException e) {
-                Figures.record(where + "-s answered", rootMessage(e));
+                Figures.record("cluster kill while saving (" + storage + "): -s answered", rootMessage(e));
             }
             AttemptWatch.Sighting sighting = watcher.get(90, TimeUnit.SECONDS);
             long killed = EngineCluster.kill(master);
-            Figures.record(where + "master killed at", sighting.why() + ", " + (killed - asked) / 1_000_000
-                    + " ms after -s was asked, after " + sighting.listings() + " listings");
-            Figures.record(where + "what the watcher's last listing showed", sighting.seen());
+            Figures.record("cluster kill while saving (" + storage + "): master killed at", sighting.why() + ", "
+                    + (killed - asked) / 1_000_000 + " ms after -s was asked, after " + sighting.listings() + " listings");
+            Figures.record("cluster kill while saving (" + storage + "): what the watcher's last listing showed",
+                    sighting.seen());
             List<String> stagingAtKill = watch.staging(jobId);
-            Figures.record(where + "job's savepoint folder once the master was gone", watch.tree(jobId));
+            Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder once the master was gone",
+                    watch.tree(jobId));
             Map<Integer, Long> atKill = verifiedBundles(ns, jobId);
             Map<Integer, Long> newestAtKill = Map.of(1, ns.maxCheckpointId(jobId, 1), 2, ns.maxCheckpointId(jobId, 2));
-            Figures.record(where + "bundles kept at the SIGKILL", atKill);
+            Figures.record("cluster kill while saving (" + storage + "): bundles kept at the SIGKILL", atKill);
 
             EngineCluster.awaitLine(survivor, "CLUSTER size=1 master=true", WAIT);
             EmbeddedEngine.await("the new master to take over the job", WAIT,
                     () -> survivor.engineLogText().contains("restore job (" + jobId + ") from master active switch finished"));
-            Figures.record(where + "SIGKILL -> job taken over, ms", (System.nanoTime() - killed) / 1_000_000);
+            Figures.record("cluster kill while saving (" + storage + "): SIGKILL -> job taken over, ms",
+                    (System.nanoTime() - killed) / 1_000_000);
             String afterFailover = ClusterFailoverTest.statusOrNull(client, jobId);
-            Figures.record(where + "job status after the failover", afterFailover);
+            Figures.record("cluster kill while saving (" + storage + "): job status after the failover", afterFailover);
 
             // No torn bundle is visible: every listed savepoint verifies, every folder is complete or named as not.
             Map<Integer, Long> afterTakeOver = verifiedBundles(ns, jobId);
@@ -129,7 +131,7 @@ class ClusterSavepointTest {
             // Does the job checkpoint on after the take-over, in the state the failover left it in?
             boolean checkpointsResumed = EmbeddedEngine.poll(Duration.ofSeconds(60),
                     () -> ns.maxCheckpointId(jobId, 1) > newestAtKill.get(1) && ns.maxCheckpointId(jobId, 2) > newestAtKill.get(2));
-            Figures.record(where + "checkpoints of both pipelines after the take-over",
+            Figures.record("cluster kill while saving (" + storage + "): checkpoints of both pipelines after the take-over",
                     checkpointsResumed ? "yes, newest " + ns.maxCheckpointId(jobId, 1) + "/" + ns.maxCheckpointId(jobId, 2)
                             : "none within 60 s, status " + ClusterFailoverTest.statusOrNull(client, jobId));
 
@@ -148,7 +150,7 @@ class ClusterSavepointTest {
                     return false;
                 }
             });
-            Figures.record(where + "a new -s after the failover was",
+            Figures.record("cluster kill while saving (" + storage + "): a new -s after the failover was",
                     (accepted ? "accepted" : "refused") + " after " + asks[0] + " asks, "
                             + (System.nanoTime() - t0) / 1_000_000 + " ms"
                             + (refused[0] == null ? "" : "; last refusal: " + rootMessage(refused[0])));
@@ -157,10 +159,10 @@ class ClusterSavepointTest {
                 return st != null && EmbeddedEngine.END_STATES.contains(st);
             });
             String ended = ClusterFailoverTest.statusOrNull(client, jobId);
-            Figures.record(where + "the job after the new -s",
+            Figures.record("cluster kill while saving (" + storage + "): the job after the new -s",
                     (done ? "ended " : "not ended, status ") + ended + " at " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             Map<Integer, Long> kept = verifiedBundles(ns, jobId);
-            Figures.record(where + "bundles kept after the new -s", kept);
+            Figures.record("cluster kill while saving (" + storage + "): bundles kept after the new -s", kept);
             if ("SAVEPOINT_DONE".equals(ended)) {
                 assertThat(kept).as("a savepoint that ended SAVEPOINT_DONE is kept for every pipeline").containsOnlyKeys(1, 2);
             }
@@ -182,10 +184,12 @@ class ClusterSavepointTest {
                     }
                     return report.kept().isEmpty() && report.failed().isEmpty() && sp.planGarbage(Duration.ZERO).isEmpty();
                 });
-                Figures.record(where + "gc after the cluster went down: first run kept", keptByGc);
-                Figures.record(where + "gc runs until nothing was kept, and what they removed",
+                Figures.record("cluster kill while saving (" + storage + "): gc after the cluster went down: first run kept",
+                        keptByGc);
+                Figures.record("cluster kill while saving (" + storage + "): gc runs until nothing was kept, and what they removed",
                         runs[0] + " " + removed);
-                Figures.record(where + "job's savepoint folder after gc", watch.tree(jobId));
+                Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder after gc",
+                        watch.tree(jobId));
                 assertThat(watch.staging(jobId)).as("nothing of an attempt is left in staging").isEmpty();
                 if (!stagingAtKill.isEmpty()) {
                     assertThat(removed).as("gc removed what the killed attempt left in staging: %s", stagingAtKill)
