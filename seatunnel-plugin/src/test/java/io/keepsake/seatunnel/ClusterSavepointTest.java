@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -96,14 +94,14 @@ class ClusterSavepointTest {
             // -s came before anything reached HDFS or S3 in earlier runs, too early to aim at.) What
             // the last listing showed and what was on storage once the process was gone are recorded.
             long asked = System.nanoTime();
-            CompletableFuture<AttemptWatch.Sighting> watcher = CompletableFuture.supplyAsync(() ->
+            var watcher = java.util.concurrent.CompletableFuture.supplyAsync(() ->
                     watch.fireAtFirstPayload(jobId, 2, Duration.ofSeconds(60), () -> master.process().destroyForcibly()));
             try {
                 client.requestSavepoint(jobId);
             } catch (RuntimeException e) {
                 Figures.record("cluster kill while saving (" + storage + "): -s answered", rootMessage(e));
             }
-            AttemptWatch.Sighting sighting = watcher.get(90, TimeUnit.SECONDS);
+            AttemptWatch.Sighting sighting = watcher.get(90, java.util.concurrent.TimeUnit.SECONDS);
             long killed = EngineCluster.kill(master);
             Figures.record("cluster kill while saving (" + storage + "): master killed at", sighting.why() + ", "
                     + (killed - asked) / 1_000_000 + " ms after -s was asked, after " + sighting.listings() + " listings");
