@@ -57,6 +57,13 @@ final class RootMarker {
             if (entries.isEmpty()) {
                 return false;
             }
+            // The first savepoint may have marked the root between the stat and the listing (the
+            // listing then shows its job folder, or on some object stores the marker's upload in
+            // flight): look once more before refusing.
+            marker = fs.stat(fs.child(root, NAME));
+            if (marker.isPresent() && !marker.get().directory()) {
+                return true;
+            }
         } catch (IOException e) {
             throw new SavepointStorageException("Cannot " + what + ": " + e.getMessage() + " (" + root + ")", e);
         }
