@@ -39,8 +39,7 @@ class ClusterFailoverTest {
             EmbeddedEngine client = cluster.client();
             long jobId = client.submit(conf);
             client.awaitStatus(jobId, "RUNNING", WAIT);
-            EmbeddedEngine.await("three checkpoints of each pipeline", WAIT,
-                    () -> ns.maxCheckpointId(jobId, 1) >= 3 && ns.maxCheckpointId(jobId, 2) >= 3);
+            ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 3, WAIT);
 
             ClusterSteps.killMasterAndAwaitRestore(cluster, ns, jobId, "cluster failover (" + storage + ")", WAIT);
             assertThat(statusOrNull(client, jobId)).isEqualTo("RUNNING");

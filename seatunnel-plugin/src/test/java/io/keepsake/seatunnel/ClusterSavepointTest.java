@@ -41,8 +41,7 @@ class ClusterSavepointTest {
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(), 3)) {
             long jobId = cluster.client().submit(conf);
             cluster.client().awaitStatus(jobId, "RUNNING", WAIT);
-            EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
-                    () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
+            ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 2, WAIT);
             Map<Integer, FakeSourceProgress> saved = ClusterSteps.stopWithSavepoint(cluster.client(), ns, jobId, label);
 
             cluster.killAll();

@@ -45,8 +45,7 @@ class ClusterShortTest {
                 EmbeddedEngine client = cluster.client();
                 long jobId = client.submit(conf);
                 client.awaitStatus(jobId, "RUNNING", WAIT);
-                EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
-                        () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
+                ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 2, WAIT);
 
                 ClusterSteps.killMasterAndAwaitRestore(cluster, ns, jobId, label, WAIT);
                 EngineCluster.Member survivor = cluster.master();

@@ -6,6 +6,7 @@ import io.keepsake.storage.SavepointHandle;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -32,6 +33,23 @@ final class ClusterSteps {
         from.forEach((pipeline, checkpointId) -> EmbeddedEngine.await("member " + master.name() + " to restore pipeline "
                 + pipeline + " from checkpoint " + checkpointId, wait,
                 () -> master.engineLogText().contains(restoredLine(pipeline, checkpointId))));
+    }
+
+    /**
+     * Waits until each of the job's two pipelines has a checkpoint with an id of at least
+     * {@code checkpoints} whose reader has read a split: the first checkpoints may come before the
+     * reader read anything, and a state without progress cannot tell a restore from a restart.
+     */
+    static void awaitCheckpointsWithProgress(SharedBackend ns, long jobId, long checkpoints, Duration wait) {
+        EmbeddedEngine.await(checkpoints + " checkpoints of each pipeline, the newest with a split read", wait, () -> {
+            Map<Integer, Long> newest = ns.newestCheckpointIds(jobId);
+            if (!newest.keySet().containsAll(List.of(1, 2))
+                    || newest.values().stream().anyMatch(id -> id < checkpoints)) {
+                return false;
+            }
+            return newest.entrySet().stream().allMatch(e -> FakeSourceProgress.of(ns.checkpoint(jobId, e.getKey(),
+                    e.getValue())).unread().size() < Jobs.PROGRESS_SPLITS);
+        });
     }
 
     /** What {@link #killMasterAndAwaitRestore} saw: each pipeline's reader at the kill and in its first checkpoint after. */
