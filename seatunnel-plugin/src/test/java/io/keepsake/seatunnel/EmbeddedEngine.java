@@ -122,20 +122,23 @@ final class EmbeddedEngine implements AutoCloseable {
 
     /** Restores a job from its latest state (as {@code seatunnel.sh -c conf -r jobId}). */
     long restore(Path conf, long jobId) throws Exception {
-        boolean afterCancel = "CANCELED".equals(status(jobId));
+        String stopped = status(jobId);
+        boolean afterStop = "CANCELED".equals(stopped) || "SAVEPOINT_DONE".equals(stopped);
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (true) {
             ClientJobProxy proxy = client.restoreExecutionContext(conf.toString(), jobConfig(conf), config, jobId).execute();
-            if (!afterCancel) {
+            if (!afterStop) {
                 return proxy.getJobId();
             }
-            // Right after a cancel the engine may still hold the old run and answer "no need to submit
-            // again", leaving the job CANCELED: wait for the new run to show, and submit again if it never does.
-            if (poll(Duration.ofSeconds(10), () -> !"CANCELED".equals(status(jobId)))) {
+            // Right after a cancel or a stop-with-savepoint the engine may still hold the old run and
+            // answer "The job ... is currently running; no need to submit again", leaving the job in
+            // its end state (seen after SAVEPOINT_DONE on a loaded cluster): wait for the new run to
+            // show, and submit again if it never does.
+            if (poll(Duration.ofSeconds(10), () -> !stopped.equals(status(jobId)))) {
                 return proxy.getJobId();
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("Job " + jobId + " stayed CANCELED after restores for 120 s");
+                throw new AssertionError("Job " + jobId + " stayed " + stopped + " after restores for 120 s");
             }
         }
     }
