@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * streaming job of two pipelines through a failover, a stop-with-savepoint and a restore, while a gc
  * from the test JVM runs throughout with the members' short lease and must remove nothing:
  * <ol>
- *   <li>each pipeline checkpoints twice; the member running the master is SIGKILLed; the survivor
- *       becomes master, restores each pipeline from its newest checkpoint C (engine log), and the
- *       next checkpoint is C + 1 with a reader state that continues from C's ({@link FakeSourceProgress});</li>
+ *   <li>each pipeline checkpoints twice, the newest with a split read; the member running the master
+ *       is SIGKILLed; the survivor becomes master, restores each pipeline from its newest checkpoint C
+ *       (engine log), and the next checkpoint is C + 1 with a reader state that continues from C's
+ *       ({@link FakeSourceProgress});</li>
  *   <li>{@code -s} on the survivor ends SAVEPOINT_DONE with a verified bundle per pipeline;</li>
  *   <li>{@code -r} restores each pipeline from its savepoint (engine log), and the first checkpoint
  *       after continues from the savepoint's reader state;</li>

@@ -24,12 +24,12 @@ final class ClusterSteps {
     }
 
     /** The line SeaTunnel 2.3.8's coordinator logs when it starts a pipeline from a stored state. */
-    static String restoredLine(int pipeline, long checkpointId) {
+    private static String restoredLine(int pipeline, long checkpointId) {
         return "pipeline(" + pipeline + ") start with savePoint on checkPointId(" + checkpointId + ")";
     }
 
     /** Waits until {@code master}'s engine log says that each pipeline started from its checkpoint in {@code from}. */
-    static void awaitRestoredFrom(EngineCluster.Member master, Map<Integer, Long> from, Duration wait) {
+    private static void awaitRestoredFrom(EngineCluster.Member master, Map<Integer, Long> from, Duration wait) {
         from.forEach((pipeline, checkpointId) -> EmbeddedEngine.await("member " + master.name() + " to restore pipeline "
                 + pipeline + " from checkpoint " + checkpointId, wait,
                 () -> master.engineLogText().contains(restoredLine(pipeline, checkpointId))));
@@ -52,23 +52,14 @@ final class ClusterSteps {
         });
     }
 
-    /** What {@link #killMasterAndAwaitRestore} saw: each pipeline's reader at the kill and in its first checkpoint after. */
-    record Failover(Map<Integer, FakeSourceProgress> atKill, Map<Integer, FakeSourceProgress> firstAfter) {
-
-        /** The newest checkpoint id of each pipeline at the kill, which the new master restored. */
-        Map<Integer, Long> restoredIds() {
-            return ids(atKill);
-        }
-    }
-
     /**
      * SIGKILLs the member that runs the job's master while the job checkpoints. The other member must
      * become master and restore each pipeline from its newest checkpoint C on storage at the kill (the
      * engine's log line), with the reader under way there; each pipeline's next checkpoint must be C + 1
      * and continue from C's reader state ({@link FakeSourceProgress#requireResumedFrom}).
      */
-    static Failover killMasterAndAwaitRestore(EngineCluster cluster, SharedBackend ns, long jobId, String label,
-                                              Duration wait) throws InterruptedException {
+    static void killMasterAndAwaitRestore(EngineCluster cluster, SharedBackend ns, long jobId, String label,
+                                          Duration wait) throws InterruptedException {
         EngineCluster.Member master = cluster.master();
         EngineCluster.Member survivor = cluster.otherThan(master);
         long killed = EngineCluster.kill(master);
@@ -95,7 +86,6 @@ final class ClusterSteps {
         Figures.record(label + ": SIGKILL -> survivor is master, ms", millis(killed, masterSwitched));
         Figures.record(label + ": SIGKILL -> both pipelines restored, ms", millis(killed, restored));
         Figures.record(label + ": SIGKILL -> a new checkpoint of both pipelines, ms", millis(killed, checkpointing));
-        return new Failover(atKill, firstAfter);
     }
 
     /**
@@ -118,12 +108,11 @@ final class ClusterSteps {
     /**
      * Restore ({@code -r}) after a stop-with-savepoint: the job must run again, {@code master}'s log
      * must say that each pipeline started from its savepoint's checkpoint, and each pipeline's first
-     * checkpoint after must continue from the savepoint's reader state. Returns that first checkpoint's.
+     * checkpoint after must continue from the savepoint's reader state.
      */
-    static Map<Integer, FakeSourceProgress> restoreFromSavepoint(EmbeddedEngine client, Path conf, EngineCluster.Member master,
-                                                                 SharedBackend ns, long jobId,
-                                                                 Map<Integer, FakeSourceProgress> saved, String label,
-                                                                 Duration wait) throws Exception {
+    static void restoreFromSavepoint(EmbeddedEngine client, Path conf, EngineCluster.Member master, SharedBackend ns,
+                                     long jobId, Map<Integer, FakeSourceProgress> saved, String label, Duration wait)
+            throws Exception {
         long t0 = System.nanoTime();
         client.restore(conf, jobId);
         client.awaitStatus(jobId, "RUNNING", wait);
@@ -131,14 +120,13 @@ final class ClusterSteps {
         Map<Integer, FakeSourceProgress> firstAfter = awaitResumed(ns, jobId, saved, wait);
         Figures.record(label + ": first checkpoint after the restore from the savepoint", summary(firstAfter));
         Figures.record(label + ": -r -> a checkpoint of both pipelines, ms", millis(t0, System.nanoTime()));
-        return firstAfter;
     }
 
     /**
      * Waits for each pipeline's first checkpoint after the state in {@code from} and checks that it
      * continues from that state ({@link FakeSourceProgress#requireResumedFrom}).
      */
-    static Map<Integer, FakeSourceProgress> awaitResumed(SharedBackend ns, long jobId, Map<Integer, FakeSourceProgress> from,
+    private static Map<Integer, FakeSourceProgress> awaitResumed(SharedBackend ns, long jobId, Map<Integer, FakeSourceProgress> from,
                                                          Duration wait) {
         Map<Integer, PipelineState> first = ns.awaitFirstCheckpointsAfter(jobId, ids(from), wait);
         Map<Integer, FakeSourceProgress> after = new TreeMap<>();
@@ -158,7 +146,7 @@ final class ClusterSteps {
     }
 
     /** Every savepoint of the job, verified whole; pipeline id -> its newest kept state. */
-    static Map<Integer, CompletedCheckpoint> verifiedSavepointStates(SharedBackend ns, long jobId) throws Exception {
+    private static Map<Integer, CompletedCheckpoint> verifiedSavepointStates(SharedBackend ns, long jobId) throws Exception {
         Map<Integer, CompletedCheckpoint> newest = new TreeMap<>();
         for (SavepointHandle h : ns.savepoints().list(jobId)) {
             ns.savepoints().verify(h).forEach((pipeline, c) -> newest.merge(pipeline, c,
