@@ -3,6 +3,7 @@ package io.keepsake.seatunnel;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.internal.LegacyCheckpointFiles;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,16 +54,43 @@ final class ClusterSteps {
     }
 
     /**
+     * What {@link #killMasterAndAwaitRestore} left behind: when the killed master was gone (wall clock)
+     * and each pipeline's newest completed checkpoint then.
+     */
+    record Failover(long jobId, long masterGoneMillis, Map<Integer, Long> newest) {
+
+        /**
+         * Whether {@code path}, removed by a gc, is a checkpoint temporary file that the killed master
+         * left: in the job's checkpoint folder, named before the master was gone, for a checkpoint after
+         * its pipeline's newest completed one. On HDFS and a local directory a checkpoint is written to
+         * {@code .<name>.tmp} and renamed; a master killed mid-write leaves that file, and gc takes it
+         * once it is older than the lease timeout.
+         */
+        boolean leftByTheKilledMaster(String path) {
+            int slash = path.lastIndexOf('/');
+            String name = path.substring(slash + 1);
+            if (slash < 0 || !path.substring(0, slash).endsWith("/" + jobId) || !LegacyCheckpointFiles.isTempName(name)) {
+                return false;
+            }
+            LegacyCheckpointFiles.Name n = LegacyCheckpointFiles.parse(name.substring(1, name.length() - ".tmp".length()))
+                    .orElseThrow();
+            return n.timestamp() <= masterGoneMillis && n.checkpointId() > newest.getOrDefault(n.pipelineId(), Long.MAX_VALUE);
+        }
+    }
+
+    /**
      * SIGKILLs the member that runs the job's master while the job checkpoints. The other member must
      * become master and restore each pipeline from its newest checkpoint C on storage at the kill (the
      * engine's log line), with the reader under way there; each pipeline's next checkpoint must be C + 1
      * and continue from C's reader state ({@link FakeSourceProgress#requireResumedFrom}).
+     * Returns what the kill left behind.
      */
-    static void killMasterAndAwaitRestore(EngineCluster cluster, SharedBackend ns, long jobId, String label,
-                                          Duration wait) throws InterruptedException {
+    static Failover killMasterAndAwaitRestore(EngineCluster cluster, SharedBackend ns, long jobId, String label,
+                                              Duration wait) throws InterruptedException {
         EngineCluster.Member master = cluster.master();
         EngineCluster.Member survivor = cluster.otherThan(master);
         long killed = EngineCluster.kill(master);
+        long goneMillis = System.currentTimeMillis();
         // Nothing stores checkpoints of the job until a new master restores it: what is on storage
         // now is each pipeline's newest completed checkpoint.
         Map<Integer, FakeSourceProgress> atKill = new TreeMap<>();
@@ -86,6 +114,7 @@ final class ClusterSteps {
         Figures.record(label + ": SIGKILL -> survivor is master, ms", millis(killed, masterSwitched));
         Figures.record(label + ": SIGKILL -> both pipelines restored, ms", millis(killed, restored));
         Figures.record(label + ": SIGKILL -> a new checkpoint of both pipelines, ms", millis(killed, checkpointing));
+        return new Failover(jobId, goneMillis, ids(atKill));
     }
 
     /**
