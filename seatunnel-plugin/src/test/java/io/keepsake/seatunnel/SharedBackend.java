@@ -132,15 +132,6 @@ final class SharedBackend implements AutoCloseable {
         return view;
     }
 
-    /**
-     * Whether a listing can show an object while it is still being written: S3Proxy's transient-nio2
-     * store writes an object as {@code <key>-<uuid>} and moves it into place, and lists that temporary
-     * key meanwhile (seen by listing during a PUT); S3 itself lists an object only once it is written.
-     */
-    boolean listsObjectsBeingWritten() {
-        return backend.equals("s3");
-    }
-
     /** The namespace's directory when the members share a local directory; empty on HDFS and S3. */
     java.util.Optional<Path> localNamespace() {
         return backend.equals("localfile") ? java.util.Optional.of(Path.of(pluginConfig.get("namespace")))
