@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,37 +35,23 @@ class ClusterSavepointTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"localfile", "hdfs", "s3"})
     void stopWithSavepointThenRestartOfBothMembersRestoresTheBundles(String storage, @TempDir Path dir) throws Exception {
-        Path conf = Jobs.streaming(dir, "cluster-savepoint", 2, 1000);
+        Path conf = Jobs.streamingWithProgress(dir, "cluster-savepoint", 2, 1000);
         Path logs = Path.of("target", "cluster", "savepoint-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
+        String label = "cluster savepoint (" + storage + ")";
         try (SharedBackend ns = SharedBackend.start(storage, dir);
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(), 3)) {
             long jobId = cluster.client().submit(conf);
             cluster.client().awaitStatus(jobId, "RUNNING", WAIT);
-            EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
-                    () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
-            long t0 = System.nanoTime();
-            cluster.client().savepoint(jobId);
-            Figures.record("cluster savepoint (" + storage + "): -s -> SAVEPOINT_DONE, ms", (System.nanoTime() - t0) / 1_000_000);
-
-            Map<Integer, Long> saved = verifiedBundles(ns, jobId);
-            assertThat(saved).as("one verified bundle per pipeline").containsOnlyKeys(1, 2);
+            ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 2, WAIT);
+            Map<Integer, FakeSourceProgress> saved = ClusterSteps.stopWithSavepoint(cluster.client(), ns, jobId, label);
 
             cluster.killAll();
             long restart = System.nanoTime();
             cluster.startBoth();
-            Figures.record("cluster savepoint (" + storage + "): both members restarted, ms", (System.nanoTime() - restart) / 1_000_000);
-            EngineCluster.Member master = cluster.master();
-            cluster.client().restore(conf, jobId);
-            cluster.client().awaitStatus(jobId, "RUNNING", WAIT);
-            for (int pipeline : saved.keySet()) {
-                String restored = "pipeline(" + pipeline + ") start with savePoint on checkPointId(" + saved.get(pipeline) + ")";
-                EmbeddedEngine.await("pipeline " + pipeline + " to restore from its savepoint", WAIT,
-                        () -> master.engineLogText().contains(restored));
-            }
-            EmbeddedEngine.await("a checkpoint of each pipeline after the restore", WAIT,
-                    () -> ns.maxCheckpointId(jobId, 1) > saved.get(1) && ns.maxCheckpointId(jobId, 2) > saved.get(2));
+            Figures.record(label + ": both members restarted, ms", (System.nanoTime() - restart) / 1_000_000);
+            ClusterSteps.restoreFromSavepoint(cluster.client(), conf, cluster.master(), ns, jobId, saved, label, WAIT);
             cluster.client().cancel(jobId);
-            assertThat(verifiedBundles(ns, jobId)).as("the bundles stay after the cancel").isEqualTo(saved);
+            assertThat(ClusterSteps.verifiedBundles(ns, jobId)).as("the bundles stay after the cancel").isEqualTo(ClusterSteps.ids(saved));
         }
     }
 
@@ -86,7 +71,7 @@ class ClusterSavepointTest {
             EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
                     () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
             EngineCluster.Member master = cluster.master();
-            EngineCluster.Member survivor = cluster.live().stream().filter(m -> m != master).findFirst().orElseThrow();
+            EngineCluster.Member survivor = cluster.otherThan(master);
 
             // The master is killed at the first sight of a payload file of a savepoint attempt, seen
             // through the backend itself (AttemptWatch) from a thread that lists the job's staging area
@@ -110,7 +95,7 @@ class ClusterSavepointTest {
             List<String> stagingAtKill = watch.staging(jobId);
             Figures.record("cluster kill while saving (" + storage + "): job's savepoint folder once the master was gone",
                     watch.tree(jobId));
-            Map<Integer, Long> atKill = verifiedBundles(ns, jobId);
+            Map<Integer, Long> atKill = ClusterSteps.verifiedBundles(ns, jobId);
             Map<Integer, Long> newestAtKill = Map.of(1, ns.maxCheckpointId(jobId, 1), 2, ns.maxCheckpointId(jobId, 2));
             Figures.record("cluster kill while saving (" + storage + "): bundles kept at the SIGKILL", atKill);
 
@@ -123,7 +108,7 @@ class ClusterSavepointTest {
             Figures.record("cluster kill while saving (" + storage + "): job status after the failover", afterFailover);
 
             // No torn bundle is visible: every listed savepoint verifies, every folder is complete or named as not.
-            Map<Integer, Long> afterTakeOver = verifiedBundles(ns, jobId);
+            Map<Integer, Long> afterTakeOver = ClusterSteps.verifiedBundles(ns, jobId);
             assertThat(afterTakeOver).isEqualTo(atKill);
 
             // Does the job checkpoint on after the take-over, in the state the failover left it in?
@@ -159,7 +144,7 @@ class ClusterSavepointTest {
             String ended = ClusterFailoverTest.statusOrNull(client, jobId);
             Figures.record("cluster kill while saving (" + storage + "): the job after the new -s",
                     (done ? "ended " : "not ended, status ") + ended + " at " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-            Map<Integer, Long> kept = verifiedBundles(ns, jobId);
+            Map<Integer, Long> kept = ClusterSteps.verifiedBundles(ns, jobId);
             Figures.record("cluster kill while saving (" + storage + "): bundles kept after the new -s", kept);
             if ("SAVEPOINT_DONE".equals(ended)) {
                 assertThat(kept).as("a savepoint that ended SAVEPOINT_DONE is kept for every pipeline").containsOnlyKeys(1, 2);
@@ -197,7 +182,7 @@ class ClusterSavepointTest {
                     assertThat(e.handle()).as("savepoint folder %s is complete", e.location()).isPresent();
                 }
             }
-            assertThat(verifiedBundles(ns, jobId)).isEqualTo(kept);
+            assertThat(ClusterSteps.verifiedBundles(ns, jobId)).isEqualTo(kept);
         }
     }
 
@@ -215,33 +200,19 @@ class ClusterSavepointTest {
         Path logs = Path.of("target", "cluster", "gc-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
         Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "2000");
         try (SharedBackend ns = SharedBackend.start(storage, dir);
-             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3);
-             CheckpointStorage gcView = ns.open(shortLease)) {
-            SavepointStorage sp = (SavepointStorage) gcView;
-            List<String> removed = new java.util.concurrent.CopyOnWriteArrayList<>();
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
-            Thread gc = new Thread(() -> {
-                while (!stop.get()) {
-                    removed.addAll(sp.collectGarbage(Duration.ZERO).deleted());
-                    runs.incrementAndGet();
-                    // Pacing only (an operator's gc is not a busy loop); the test waits on nothing here.
-                    java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
-                }
-            }, "gc-from-another-process");
-            gc.setDaemon(true);
+             EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3)) {
             EmbeddedEngine client = cluster.client();
             long jobId = client.submit(conf);
             client.awaitStatus(jobId, "RUNNING", WAIT);
-            gc.start();
-            try {
+            RepeatedGc gc = RepeatedGc.start(ns, shortLease);
+            try (gc) {
                 for (int round = 1; round <= 2; round++) {
                     long before = Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2));
                     EmbeddedEngine.await("a checkpoint of each pipeline", WAIT,
                             () -> ns.maxCheckpointId(jobId, 1) > 0 && ns.maxCheckpointId(jobId, 2) > 0
                                     && Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2)) > before);
                     client.savepoint(jobId);
-                    Map<Integer, Long> kept = verifiedBundles(ns, jobId);
+                    Map<Integer, Long> kept = ClusterSteps.verifiedBundles(ns, jobId);
                     assertThat(kept).containsOnlyKeys(1, 2);
                     long p1 = kept.get(1);
                     assertThat(ns.savepoints().list(jobId)).extracting(SavepointHandle::savepointId)
@@ -251,14 +222,8 @@ class ClusterSavepointTest {
                         client.awaitStatus(jobId, "RUNNING", WAIT);
                     }
                 }
-            } finally {
-                stop.set(true);
-                gc.join(Duration.ofMinutes(1).toMillis());
             }
-            Figures.record("cluster gc from another process (" + storage + "): gc runs during two savepoints, removed",
-                    runs.get() + " " + removed);
-            assertThat(runs.get()).isPositive();
-            assertThat(removed).as("gc removed nothing of a live attempt").isEmpty();
+            gc.requireRemovedOnly(ns, "cluster gc from another process (" + storage + "): during two savepoints", path -> false);
         }
     }
 
@@ -268,15 +233,5 @@ class ClusterSavepointTest {
             root = root.getCause();
         }
         return root.getClass().getSimpleName() + ": " + root.getMessage();
-    }
-
-    /** Every savepoint of the job, verified whole; pipeline id -> the newest kept checkpoint id of that pipeline. */
-    static Map<Integer, Long> verifiedBundles(SharedBackend ns, long jobId) throws Exception {
-        Map<Integer, Long> newest = new TreeMap<>();
-        List<SavepointHandle> handles = ns.savepoints().list(jobId);
-        for (SavepointHandle h : handles) {
-            ns.savepoints().verify(h).forEach((pipeline, c) -> newest.merge(pipeline, c.checkpointId(), Math::max));
-        }
-        return newest;
     }
 }

@@ -160,6 +160,12 @@ final class EngineCluster implements AutoCloseable {
                 .findFirst().orElseThrow(() -> new AssertionError("No live member says it is master: " + live()));
     }
 
+    /** The live member that is not {@code member}. */
+    Member otherThan(Member member) {
+        return live().stream().filter(m -> m != member).findFirst()
+                .orElseThrow(() -> new AssertionError("No live member besides " + member.name() + ": " + live()));
+    }
+
     List<Member> live() {
         return members.stream().filter(m -> m.process().isAlive()).toList();
     }

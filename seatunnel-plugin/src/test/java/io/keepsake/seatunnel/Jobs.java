@@ -15,6 +15,27 @@ final class Jobs {
         return write(dir, name, "STREAMING", pipelines, checkpointIntervalMillis, 2);
     }
 
+    /** Splits of each pipeline of {@link #streamingWithProgress}; FakeSource reads one a second, so they outlast a test. */
+    static final int PROGRESS_SPLITS = 600;
+
+    /** Rows of each split of the jobs here. */
+    static final int ROWS_PER_SPLIT = 10;
+
+    /**
+     * A streaming job with {@code pipelines} FakeSource -> Console pipelines of {@link #PROGRESS_SPLITS}
+     * splits each: FakeSource 2.3.8 reads one split a second, and each checkpoint's reader state lists
+     * the splits not read yet ({@link FakeSourceProgress}), so the state shows how far the job got.
+     */
+    static Path streamingWithProgress(Path dir, String name, int pipelines, long checkpointIntervalMillis)
+            throws IOException {
+        return write(dir, name, "STREAMING", pipelines, checkpointIntervalMillis, PROGRESS_SPLITS);
+    }
+
+    /** Rows of each pipeline of {@link #streamingWithProgress}. */
+    static long progressRows() {
+        return (long) PROGRESS_SPLITS * ROWS_PER_SPLIT;
+    }
+
     /**
      * A streaming job of one pipeline whose FakeSource has {@code splits} splits; each split its
      * reader holds is a few dozen bytes of state, so the split count sets the size of the state.
@@ -45,7 +66,7 @@ final class Jobs {
                         split.read-interval = 10
                         schema = { fields { name = "string", age = "int" } }
                       }
-                    """.formatted(p, splits * 10, splits));
+                    """.formatted(p, splits * ROWS_PER_SPLIT, splits));
             sinks.append("""
                       Console {
                         source_table_name = "fake%d"

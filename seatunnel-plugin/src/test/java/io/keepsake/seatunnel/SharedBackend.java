@@ -1,12 +1,16 @@
 package io.keepsake.seatunnel;
 
+import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -22,6 +26,7 @@ final class SharedBackend implements AutoCloseable {
     private final String backend;
     private final Map<String, String> pluginConfig;
     private final AutoCloseable server;
+    private KeepsakeStorage view;
 
     private SharedBackend(String name, String backend, Map<String, String> pluginConfig, AutoCloseable server) {
         this.name = name;
@@ -66,19 +71,65 @@ final class SharedBackend implements AutoCloseable {
         return Map.copyOf(all);
     }
 
-    /** The job's checkpoint files (the {@code .ser} files, savepoints' included) as Keepsake reads them. */
-    List<PipelineState> checkpoints(long jobId) {
-        try (CheckpointStorage storage = open()) {
-            return storage.getAllCheckpoints(Long.toString(jobId));
+    /** The highest checkpoint id of one pipeline in the job's checkpoint files, by file name; -1 when none. */
+    long maxCheckpointId(long jobId, int pipelineId) {
+        return newestCheckpointIds(jobId).getOrDefault(pipelineId, -1L);
+    }
+
+    /** Each pipeline's highest checkpoint id in the job's checkpoint files, found by file name (nothing is read). */
+    Map<Integer, Long> newestCheckpointIds(long jobId) {
+        Map<Integer, Long> newest = new TreeMap<>();
+        for (CheckpointFile f : files(jobId)) {
+            newest.merge(f.pipelineId(), f.checkpointId(), Math::max);
+        }
+        return newest;
+    }
+
+    /** One checkpoint file of the job, read and decoded as Keepsake reads it. */
+    PipelineState checkpoint(long jobId, int pipelineId, long checkpointId) {
+        try {
+            return view().getCheckpoint(Long.toString(jobId), Integer.toString(pipelineId), Long.toString(checkpointId));
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot list the checkpoints of job " + jobId + " on " + name, e);
+            throw new IllegalStateException("Cannot read checkpoint " + checkpointId + " of job " + jobId + " pipeline "
+                    + pipelineId + " on " + name, e);
         }
     }
 
-    /** The highest checkpoint id of one pipeline in the job's checkpoint files; -1 when none. */
-    long maxCheckpointId(long jobId, int pipelineId) {
-        return checkpoints(jobId).stream().filter(s -> s.pipelineId() == pipelineId)
-                .mapToLong(PipelineState::checkpointId).max().orElse(-1);
+    /**
+     * Waits until each pipeline in {@code after} has a checkpoint file with a higher id than the one
+     * given, and reads each pipeline's lowest such file as soon as it is listed (before the engine's
+     * retention can remove it). Returns the states by pipeline.
+     */
+    Map<Integer, PipelineState> awaitFirstCheckpointsAfter(long jobId, Map<Integer, Long> after, Duration timeout) {
+        Map<Integer, PipelineState> first = new TreeMap<>();
+        EmbeddedEngine.await("a checkpoint of each pipeline of job " + jobId + " after " + after, timeout, () -> {
+            List<CheckpointFile> files = files(jobId);
+            for (Map.Entry<Integer, Long> e : after.entrySet()) {
+                if (!first.containsKey(e.getKey())) {
+                    files.stream().filter(f -> f.pipelineId() == e.getKey() && f.checkpointId() > e.getValue())
+                            .mapToLong(CheckpointFile::checkpointId).min()
+                            .ifPresent(id -> first.put(e.getKey(), checkpoint(jobId, e.getKey(), id)));
+                }
+            }
+            return first.keySet().containsAll(after.keySet());
+        });
+        return first;
+    }
+
+    private List<CheckpointFile> files(long jobId) {
+        try {
+            return view().checkpointFiles(Long.toString(jobId));
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot list the checkpoint files of job " + jobId + " on " + name, e);
+        }
+    }
+
+    /** One storage on the namespace for this class's reads, opened at the first and closed with the backend. */
+    private synchronized KeepsakeStorage view() throws Exception {
+        if (view == null) {
+            view = (KeepsakeStorage) open();
+        }
+        return view;
     }
 
     /** The namespace's directory when the members share a local directory; empty on HDFS and S3. */
@@ -112,8 +163,16 @@ final class SharedBackend implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        if (server != null) {
-            server.close();
+        try {
+            synchronized (this) {
+                if (view != null) {
+                    view.close();
+                }
+            }
+        } finally {
+            if (server != null) {
+                server.close();
+            }
         }
     }
 }
