@@ -2,6 +2,7 @@ package io.keepsake.bench;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
+import io.keepsake.fixtures.faults.CountingFileSystem;
 import io.keepsake.reader.RestoredState;
 import io.keepsake.reader.SavepointRestorer;
 import io.keepsake.storage.KeepsakeStorage;
