@@ -12,6 +12,7 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.wire.CheckpointWireCodec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -151,16 +152,8 @@ class LatestLookupTest {
         CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
             List<SavepointHandle> handles = saveTied(storage);
-            String metadata = handles.get(4).location() + "/_metadata.ser";
             assertThat(handles.get(4).savepointId()).isEqualTo("sp-b");
-            byte[] bytes;
-            try (InputStream in = fs.open(metadata)) {
-                bytes = in.readAllBytes();
-            }
-            bytes[bytes.length - 1] ^= 1;
-            try (OutputStream out = fs.create(metadata, false)) {
-                out.write(bytes);
-            }
+            flipLastMetadataByte(fs, handles.get(4));
             SavepointRestorer restorer = new SavepointRestorer(storage);
             assertThatThrownBy(() -> restorer.recoverLatest(JOB)).isInstanceOf(SavepointCorruptedException.class)
                     .hasMessageContaining("sp-b");
@@ -169,6 +162,18 @@ class LatestLookupTest {
             assertThat(fs.metadataReads() - before).as("metadata files read: sp-b, then sp-a").isEqualTo(2);
             assertThat(fallback.savepoint()).get().extracting(SavepointHandle::savepointId).isEqualTo("sp-a");
             assertThat(fallback.warnings()).singleElement().asString().contains("sp-b");
+        }
+    }
+
+    private static void flipLastMetadataByte(StorageFileSystem fs, SavepointHandle h) throws IOException {
+        String metadata = h.location() + "/_metadata.ser";
+        byte[] bytes;
+        try (InputStream in = fs.open(metadata)) {
+            bytes = in.readAllBytes();
+        }
+        bytes[bytes.length - 1] ^= 1;
+        try (OutputStream out = fs.create(metadata, false)) {
+            out.write(bytes);
         }
     }
 
@@ -235,15 +240,7 @@ class LatestLookupTest {
         InMemoryFileSystem fs = memory(rename);
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
             List<SavepointHandle> handles = saveMany(storage, 3);
-            String metadata = handles.get(2).location() + "/_metadata.ser";
-            byte[] bytes;
-            try (InputStream in = fs.open(metadata)) {
-                bytes = in.readAllBytes();
-            }
-            bytes[bytes.length - 1] ^= 1;
-            try (OutputStream out = fs.create(metadata, false)) {
-                out.write(bytes);
-            }
+            flipLastMetadataByte(fs, handles.get(2));
             SavepointRestorer restorer = new SavepointRestorer(storage);
             assertThatThrownBy(() -> restorer.recoverLatest(JOB)).isInstanceOf(SavepointCorruptedException.class)
                     .hasMessageContaining(handles.get(2).savepointId());
