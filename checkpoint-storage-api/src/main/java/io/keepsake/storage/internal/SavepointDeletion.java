@@ -151,7 +151,7 @@ final class SavepointDeletion {
         try {
             Optional<String> name = StorageLayout.indexMarker(store.readMetadata(jobId, savepointId).meta());
             if (name.isEmpty() || fs.delete(fs.child(indexDir, name.get()), false)) {
-                return; // too long for a marker name, or its marker is gone
+                return; // too long to have a marker, or its marker removed
             }
         } catch (SavepointStorageException unreadable) {
             // no verified metadata to name the marker by: look for any marker of this id
