@@ -28,6 +28,7 @@ class BenchmarkReportTest {
             "extra heap while restoring 4 MiB",
             "`keepsake verify` of 4 MiB with -Xmx128m",
             "newest savepoint of a job with 3 vs 12 savepoints",
+            "recoverLatest, 12 savepoints tying on one checkpoint id vs 12 distinct ids",
             "small savepoint (4 pipelines x 64 KiB) vs the fsynced legacy store",
             "engine-wire-v1 encode + decode vs SeaTunnel's double protostuff path, 64 KiB",
             "HDFS savepoint on the mini cluster",
@@ -58,6 +59,8 @@ class BenchmarkReportTest {
         assertThat(rows.get(10).measured()).isEqualTo("passes");
         // The lookup found the newest savepoint and counted the metadata files it opened.
         assertThat(rows.get(11).measured()).matches("[0-9.]+x; \\d+ vs \\d+ metadata files");
+        assertThat(rows.get(12).measured()).matches("[0-9.]+x");
+        assertThat(rows.get(12).spread()).contains("metadata files read");
         // The mini cluster and the S3 server are off in the tiny mode.
         assertThat(rows.subList(rows.size() - 6, rows.size() - 2)).allSatisfy(row -> {
             assertThat(row.verdict()).isEqualTo(GoalRow.Verdict.NOT_RUN);

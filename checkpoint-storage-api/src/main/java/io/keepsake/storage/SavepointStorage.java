@@ -48,17 +48,16 @@ public interface SavepointStorage {
     List<SavepointEntry> scanSavepoints(String jobId);
 
     /**
-     * The folders under a job's savepoint folder, each with the pipeline and checkpoint ids its
-     * index marker claims, found without reading any metadata (one listing of the job folder and
-     * one of its index). Claims are hints: verify a folder's metadata before trusting one. The
-     * default reads every folder's metadata and claims what verified.
+     * The folders under a job's savepoint folder, each with the pipeline and checkpoint ids and the
+     * completion time its index marker claims, found without reading any metadata (one listing of
+     * the job folder and one of its index). Claims are hints: verify a folder's metadata before
+     * trusting one. The default reads every folder's metadata and claims what verified.
      */
     default List<SavepointHint> hintSavepoints(String jobId) {
         List<SavepointHint> hints = new java.util.ArrayList<>();
         for (SavepointEntry e : scanSavepoints(jobId)) {
-            java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
-            e.handle().ifPresent(h -> h.meta().manifest().forEach(m -> claims.put(m.pipelineId(), m.checkpointId())));
-            hints.add(new SavepointHint(e.savepointId(), e.modificationTime(), claims));
+            hints.add(e.handle().map(h -> SavepointHint.of(h, e.modificationTime()))
+                    .orElseGet(() -> new SavepointHint(e.savepointId(), e.modificationTime(), java.util.Map.of())));
         }
         return hints;
     }

@@ -8,11 +8,10 @@ import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
-import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StorageListener;
+import io.keepsake.storage.internal.NewestSavepoints;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +32,8 @@ import java.util.TreeMap;
  * <ul>
  *   <li>{@link #recoverLatest(String)}, crash recovery: for each pipeline of the job, the newest
  *   completed state, whether a legacy checkpoint file or a pipeline of a complete savepoint (the
- *   highest checkpoint id wins; on a tie the savepoint, whose bytes are checksummed);</li>
+ *   highest checkpoint id wins; on a tie the savepoint, whose bytes are checksummed; between
+ *   savepoints on a tie the newest completed, then the greatest savepoint id);</li>
  *   <li>{@link #restoreSavepoint(String, String)} and {@link #restoreSavepointAt(String)}: one
  *   savepoint chosen on purpose, by id or by directory (also one copied elsewhere, and also into
  *   a job with another id), whatever checkpoints exist.</li>
@@ -112,8 +112,11 @@ public final class SavepointRestorer {
         if (checkpoints != null) {
             LegacyCheckpoints.latest(checkpoints, jobId).forEach(d -> legacy.put(d.pipelineId(), d));
         }
-        Candidates candidates = new Candidates(jobId, savepoints.hintSavepoints(jobId), warnings);
-        Map<Integer, SavepointHandle> chosen = candidates.choose(legacy);
+        NewestSavepoints candidates = new NewestSavepoints(savepoints, jobId,
+                (savepointId, e) -> skipCorrupted(jobId, savepointId, e, warnings));
+        Map<Integer, Long> checkpointFiles = new TreeMap<>();
+        legacy.forEach((pid, d) -> checkpointFiles.put(pid, d.checkpointId()));
+        Map<Integer, SavepointHandle> chosen = candidates.choose(checkpointFiles);
         candidates.checkUnclaimedCorrupted();
         if (chosen.isEmpty() && legacy.isEmpty() && !candidates.skippedAny()) {
             throw new SavepointNotFoundException("Cannot recover job " + jobId + ": it has no savepoint under "
@@ -134,137 +137,7 @@ public final class SavepointRestorer {
             } catch (SavepointCorruptedException e) {
                 skipCorrupted(jobId, unread.savepointId(), e, warnings);
                 candidates.skip(unread.savepointId());
-                chosen = candidates.choose(legacy);
-            }
-        }
-    }
-
-    /**
-     * The savepoint folders of one job during a recovery: what each claims (its index marker, or
-     * its verified metadata once read), which were read and verified, and which are out (not a
-     * complete savepoint, or skipped as corrupted). Only the folders that may hold a pipeline's
-     * newest state are read: the chosen ones, ties, and folders without a marker.
-     */
-    private final class Candidates {
-        private final String jobId;
-        private final List<String> warnings;
-        private final Map<String, SavepointHint> hints = new LinkedHashMap<>();
-        private final Map<String, SavepointHandle> verified = new HashMap<>();
-        private final Set<String> out = new HashSet<>();
-        private final Map<String, SavepointStorageException> unclaimedProblems = new LinkedHashMap<>();
-        private boolean skippedAny;
-
-        Candidates(String jobId, List<SavepointHint> hints, List<String> warnings) {
-            this.jobId = jobId;
-            this.warnings = warnings;
-            for (SavepointHint h : hints) {
-                this.hints.put(h.savepointId(), h);
-            }
-            for (SavepointHint h : hints) {
-                if (!h.claimed()) {
-                    read(h.savepointId(), true);
-                }
-            }
-        }
-
-        /** Reads and verifies one folder's metadata; a folder that is not a verified savepoint is out. */
-        private void read(String savepointId, boolean unclaimed) {
-            try {
-                verified.put(savepointId, savepoints.readMetadata(jobId, savepointId));
-            } catch (SavepointNotFoundException e) {
-                out.add(savepointId);
-            } catch (SavepointCorruptedException e) {
-                out.add(savepointId);
-                if (unclaimed) {
-                    unclaimedProblems.put(savepointId, e);
-                } else {
-                    skipCorrupted(jobId, savepointId, e, warnings);
-                    skippedAny = true;
-                }
-            } catch (SavepointStorageException e) {
-                if (!unclaimed) {
-                    throw e;
-                }
-                out.add(savepointId);
-                unclaimedProblems.put(savepointId, e);
-            }
-        }
-
-        void skip(String savepointId) {
-            out.add(savepointId);
-            skippedAny = true;
-        }
-
-        boolean skippedAny() {
-            return skippedAny;
-        }
-
-        private Map<Integer, Long> claims(String savepointId) {
-            SavepointHandle h = verified.get(savepointId);
-            if (h == null) {
-                return hints.get(savepointId).claims();
-            }
-            Map<Integer, Long> claims = new TreeMap<>();
-            h.meta().manifest().forEach(e -> claims.put(e.pipelineId(), e.checkpointId()));
-            return claims;
-        }
-
-        /**
-         * For each pipeline whose newest state is in a savepoint, that savepoint, verified: the
-         * highest claimed checkpoint id wins, a savepoint wins a tie with a checkpoint file, and
-         * the newest-completed savepoint wins a tie between savepoints. Claims are checked by
-         * reading the chosen folders' metadata; a claim the metadata does not bear out is replaced
-         * by what the metadata says and the choice is made again.
-         */
-        Map<Integer, SavepointHandle> choose(Map<Integer, LegacyCheckpoints.Decoded> legacy) {
-            while (true) {
-                Map<Integer, Long> best = new HashMap<>();
-                legacy.forEach((pid, d) -> best.put(pid, d.checkpointId() - 1));
-                Map<Integer, List<String>> holders = new TreeMap<>();
-                for (String id : hints.keySet()) {
-                    if (out.contains(id)) {
-                        continue;
-                    }
-                    for (Map.Entry<Integer, Long> claim : claims(id).entrySet()) {
-                        Long current = best.get(claim.getKey());
-                        if (current == null || claim.getValue() > current) {
-                            best.put(claim.getKey(), claim.getValue());
-                            holders.put(claim.getKey(), new ArrayList<>(List.of(id)));
-                        } else if (claim.getValue().equals(current) && holders.containsKey(claim.getKey())) {
-                            holders.get(claim.getKey()).add(id);
-                        }
-                    }
-                }
-                String unverified = holders.values().stream().flatMap(List::stream)
-                        .filter(id -> !verified.containsKey(id)).findFirst().orElse(null);
-                if (unverified != null) {
-                    read(unverified, false);
-                    continue;
-                }
-                Map<Integer, SavepointHandle> chosen = new TreeMap<>();
-                holders.forEach((pid, ids) -> chosen.put(pid, ids.stream().map(verified::get)
-                        .max(Comparator.comparingLong((SavepointHandle h) -> h.meta().completedTimestamp())
-                                .thenComparing(SavepointHandle::savepointId)).orElseThrow()));
-                return chosen;
-            }
-        }
-
-        /**
-         * A folder without a marker whose metadata did not verify fails the recovery (or is
-         * skipped with fallback on) when it is at least as new as every verified savepoint: it
-         * may hold the newest state. Older ones are left, as a listing leaves them.
-         */
-        void checkUnclaimedCorrupted() {
-            long newestIntact = verified.entrySet().stream().filter(e -> !out.contains(e.getKey()))
-                    .mapToLong(e -> e.getValue().meta().completedTimestamp()).max().orElse(Long.MIN_VALUE);
-            for (Map.Entry<String, SavepointStorageException> e : unclaimedProblems.entrySet()) {
-                if (hints.get(e.getKey()).modificationTime() >= newestIntact) {
-                    if (!(e.getValue() instanceof SavepointCorruptedException corrupted)) {
-                        throw e.getValue();
-                    }
-                    skipCorrupted(jobId, e.getKey(), corrupted, warnings);
-                    skippedAny = true;
-                }
+                chosen = candidates.choose(checkpointFiles);
             }
         }
     }

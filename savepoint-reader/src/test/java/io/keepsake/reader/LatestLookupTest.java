@@ -3,13 +3,17 @@ package io.keepsake.reader;
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.fixtures.faults.ForwardingFileSystem;
+import io.keepsake.fixtures.faults.CountingFileSystem;
 import io.keepsake.fixtures.fs.InMemoryFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.wire.CheckpointWireCodec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,7 +24,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,23 +38,6 @@ class LatestLookupTest {
 
     private static final String JOB = "77";
     private static final String NS = "/ns";
-
-    /** Counts metadata files opened. */
-    private static final class Counting extends ForwardingFileSystem {
-        final AtomicInteger metadataOpens = new AtomicInteger();
-
-        Counting(StorageFileSystem delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public InputStream open(String path) throws IOException {
-            if (path.endsWith("/_metadata.ser")) {
-                metadataOpens.incrementAndGet();
-            }
-            return super.open(path);
-        }
-    }
 
     private static InMemoryFileSystem memory(boolean rename) {
         return new InMemoryFileSystem(rename ? EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME, FsCapability.DIRECTORY_SYNC)
@@ -72,6 +58,125 @@ class LatestLookupTest {
         return handles;
     }
 
+    /** The index marker name a commit writes: claims, completion time, id (docs/formats.md). */
+    private static String marker(SavepointHandle h) {
+        StringBuilder b = new StringBuilder();
+        h.meta().manifest().forEach(e -> b.append(b.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
+                .append(e.checkpointId()));
+        return b + "~" + h.meta().completedTimestamp() + "@" + h.savepointId();
+    }
+
+    /** A savepoint of pipelines 1 and 2 at {@code checkpointId}, completed at {@code completedAt}. */
+    private static SavepointHandle saveAt(KeepsakeStorage storage, String savepointId, long checkpointId,
+                                          long completedAt) throws IOException {
+        try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest(JOB, savepointId, SavepointKind.MANUAL,
+                "test", CheckpointWireCodec.FORMAT_NAME, completedAt - 1, Map.of()))) {
+            for (int p = 1; p <= 2; p++) {
+                try (OutputStream out = w.openPayload(p, checkpointId)) {
+                    new CheckpointWireCodec().encode(TestCheckpoints.of(77, p, checkpointId,
+                            CheckpointType.SAVEPOINT_TYPE), out);
+                }
+            }
+            return w.commit(completedAt);
+        }
+    }
+
+    /**
+     * Savepoints tying on checkpoint 9, committed in an order that is neither their completion
+     * times' nor their ids': sp-c (completed 3000), sp-a (5000), sp-e (4000), sp-b (5000), sp-z
+     * (1000, the greatest id), sp-d (2000); and sp-old at checkpoint 8, completed last (9000).
+     */
+    private static List<SavepointHandle> saveTied(KeepsakeStorage storage) throws IOException {
+        List<SavepointHandle> handles = new ArrayList<>();
+        handles.add(saveAt(storage, "sp-old", 8, 9_000L));
+        long[] completed = {3_000L, 5_000L, 4_000L, 5_000L, 1_000L, 2_000L};
+        String[] ids = {"sp-c", "sp-a", "sp-e", "sp-b", "sp-z", "sp-d"};
+        for (int i = 0; i < ids.length; i++) {
+            handles.add(saveAt(storage, ids[i], 9, completed[i]));
+        }
+        return handles;
+    }
+
+    /**
+     * The tie-break between savepoints at the same checkpoint id: the newest completed wins, and
+     * of those completed at the same time the greatest savepoint id (sp-b over sp-a); a later
+     * completion at a lower checkpoint id (sp-old) and a greater id completed earlier (sp-z) do
+     * not. One metadata file is read, the winner's: the markers carry the completion times.
+     */
+    @ParameterizedTest(name = "rename={0}")
+    @CsvSource({"true", "false"})
+    void onATieTheNewestCompletedSavepointWinsThenTheGreatestIdWithOneMetadataRead(boolean rename)
+            throws IOException {
+        CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+            saveTied(storage);
+            long before = fs.metadataReads();
+            RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
+            assertThat(fs.metadataReads() - before).as("metadata files read").isEqualTo(1);
+            assertThat(r.savepoint()).get().extracting(SavepointHandle::savepointId).isEqualTo("sp-b");
+            assertThat(r.checkpoints()).isEqualTo(state(9));
+        }
+    }
+
+    /**
+     * Markers written before markers carried the completion time ({@code 1_9,2_9@sp-b}) still
+     * give the same winner: the tied folders they name are read, since nothing else orders them.
+     */
+    @ParameterizedTest(name = "rename={0}")
+    @CsvSource({"true", "false"})
+    void markersWithoutTheCompletionTimeGiveTheSameWinnerByReadingTheTiedFolders(boolean rename)
+            throws IOException {
+        CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+            List<SavepointHandle> handles = saveTied(storage);
+            String index = NS + "/savepoint/" + JOB + "/.index/";
+            for (SavepointHandle h : handles) {
+                String timed = marker(h);
+                fs.rename(index + timed, index + timed.replaceFirst("~[0-9]+@", "@"));
+            }
+            long before = fs.metadataReads();
+            RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
+            assertThat(fs.metadataReads() - before).as("metadata files read: the six tied folders").isEqualTo(6);
+            assertThat(r.savepoint()).get().extracting(SavepointHandle::savepointId).isEqualTo("sp-b");
+        }
+    }
+
+    /**
+     * When the tie's winner is corrupted, recovery fails naming it; with fallback the next in the
+     * same order is used (sp-a, completed at the same time, smaller id), still reading only what
+     * decides.
+     */
+    @ParameterizedTest(name = "rename={0}")
+    @CsvSource({"true", "false"})
+    void aCorruptedWinnerOfATieFailsOrFallsBackToTheNextInTheSameOrder(boolean rename) throws IOException {
+        CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+            List<SavepointHandle> handles = saveTied(storage);
+            assertThat(handles.get(4).savepointId()).isEqualTo("sp-b");
+            flipLastMetadataByte(fs, handles.get(4));
+            SavepointRestorer restorer = new SavepointRestorer(storage);
+            assertThatThrownBy(() -> restorer.recoverLatest(JOB)).isInstanceOf(SavepointCorruptedException.class)
+                    .hasMessageContaining("sp-b");
+            long before = fs.metadataReads();
+            RestoredState fallback = restorer.withFallbackPastCorrupted(true).recoverLatest(JOB);
+            assertThat(fs.metadataReads() - before).as("metadata files read: sp-b, then sp-a").isEqualTo(2);
+            assertThat(fallback.savepoint()).get().extracting(SavepointHandle::savepointId).isEqualTo("sp-a");
+            assertThat(fallback.warnings()).singleElement().asString().contains("sp-b");
+        }
+    }
+
+    private static void flipLastMetadataByte(StorageFileSystem fs, SavepointHandle h) throws IOException {
+        String metadata = h.location() + "/_metadata.ser";
+        byte[] bytes;
+        try (InputStream in = fs.open(metadata)) {
+            bytes = in.readAllBytes();
+        }
+        bytes[bytes.length - 1] ^= 1;
+        try (OutputStream out = fs.create(metadata, false)) {
+            out.write(bytes);
+        }
+    }
+
     private static Map<Integer, CompletedCheckpoint> state(long checkpointId) {
         return Map.of(1, TestCheckpoints.of(77, 1, checkpointId, CheckpointType.SAVEPOINT_TYPE),
                 2, TestCheckpoints.of(77, 2, checkpointId, CheckpointType.SAVEPOINT_TYPE));
@@ -83,12 +188,12 @@ class LatestLookupTest {
         int[] reads = new int[2];
         int[] counts = {10, 1000};
         for (int i = 0; i < counts.length; i++) {
-            Counting fs = new Counting(memory(rename));
+            CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
             try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
                 saveMany(storage, counts[i]);
-                fs.metadataOpens.set(0);
+                long before = fs.metadataReads();
                 RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
-                reads[i] = fs.metadataOpens.get();
+                reads[i] = (int) (fs.metadataReads() - before);
                 assertThat(r.checkpoints()).isEqualTo(state(counts[i]));
                 assertThat(r.source()).isEqualTo(RestoredState.Source.SAVEPOINT);
             }
@@ -104,7 +209,7 @@ class LatestLookupTest {
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
             saveMany(storage, 5);
             for (var s : fs.list(NS + "/savepoint/" + JOB + "/.index")) {
-                if (s.name().startsWith("1_5,2_5@")) {
+                if (s.name().startsWith("1_5,2_5~")) {
                     fs.delete(NS + "/savepoint/" + JOB + "/.index/" + s.name(), false);
                 }
             }
@@ -119,7 +224,7 @@ class LatestLookupTest {
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
             List<SavepointHandle> handles = saveMany(storage, 5);
             String index = NS + "/savepoint/" + JOB + "/.index/";
-            fs.delete(index + "1_2,2_2@" + handles.get(1).savepointId(), false);
+            fs.delete(index + marker(handles.get(1)), false);
             try (OutputStream out = fs.create(index + "1_99,2_99@" + handles.get(1).savepointId(), true)) {
                 out.flush();
             }
@@ -135,15 +240,7 @@ class LatestLookupTest {
         InMemoryFileSystem fs = memory(rename);
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
             List<SavepointHandle> handles = saveMany(storage, 3);
-            String metadata = handles.get(2).location() + "/_metadata.ser";
-            byte[] bytes;
-            try (InputStream in = fs.open(metadata)) {
-                bytes = in.readAllBytes();
-            }
-            bytes[bytes.length - 1] ^= 1;
-            try (OutputStream out = fs.create(metadata, false)) {
-                out.write(bytes);
-            }
+            flipLastMetadataByte(fs, handles.get(2));
             SavepointRestorer restorer = new SavepointRestorer(storage);
             assertThatThrownBy(() -> restorer.recoverLatest(JOB)).isInstanceOf(SavepointCorruptedException.class)
                     .hasMessageContaining(handles.get(2).savepointId());

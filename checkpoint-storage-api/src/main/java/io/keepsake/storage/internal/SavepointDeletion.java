@@ -149,14 +149,15 @@ final class SavepointDeletion {
     private void deleteIndexMarkers(String jobId, String savepointId) throws IOException {
         String indexDir = layout.indexDir(jobId);
         try {
-            Optional<String> name = StorageLayout.indexMarker(savepointId, store.readMetadata(jobId, savepointId).meta().manifest());
-            if (name.isPresent()) {
-                fs.delete(fs.child(indexDir, name.get()), false);
-                return;
+            Optional<String> name = StorageLayout.indexMarker(store.readMetadata(jobId, savepointId).meta());
+            if (name.isEmpty() || fs.delete(fs.child(indexDir, name.get()), false)) {
+                return; // too long to have a marker, or its marker removed
             }
         } catch (SavepointStorageException unreadable) {
             // no verified metadata to name the marker by: look for any marker of this id
         }
+        // no metadata to name it by, or not under the name this build writes (a marker written
+        // before markers carried the completion time)
         for (FileStatus s : fs.list(indexDir)) {
             if (StorageLayout.parseMarker(s.name()).filter(m -> m.savepointId().equals(savepointId)).isPresent()) {
                 fs.delete(fs.child(indexDir, s.name()), false);

@@ -131,28 +131,30 @@ public final class SavepointStore {
     }
 
     /**
-     * The savepoint folders of a job with what their index markers claim, from one names-only
-     * listing of the job folder and one of its index; no metadata is read, and no entry is looked
-     * at one by one except those without a marker (to tell a folder from anything else, and to
+     * The savepoint folders of a job with what their index markers claim (checkpoint ids and, for
+     * markers that carry it, the completion time), from one names-only listing of the job folder
+     * and one of its index; no metadata is read, and no entry is looked at one by one except those
+     * without a marker (to tell a folder from anything else, and to
      * give its time). A folder with no marker, or with more than one (a marker left by an aborted
      * attempt at the same id), claims nothing. A claimed name is not checked to be a folder here:
      * reading its metadata, which a claim always leads to before it is trusted, tells.
      */
     public List<SavepointHint> hints(String jobId) {
         String jobDir = layout.savepointJobDir(jobId);
-        Map<String, List<Map<Integer, Long>>> markers = new java.util.HashMap<>();
+        Map<String, List<StorageLayout.Marker>> markers = new java.util.HashMap<>();
         for (String name : listNamesOrFail(layout.indexDir(jobId), "list the savepoint index of job " + jobId)) {
             StorageLayout.parseMarker(name).ifPresent(m ->
-                    markers.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m.claims()));
+                    markers.computeIfAbsent(m.savepointId(), k -> new ArrayList<>(1)).add(m));
         }
         List<SavepointHint> hints = new ArrayList<>();
         for (String name : listNamesOrFail(jobDir, "list savepoints of job " + jobId)) {
             if (!Names.isSafeName(name)) {
                 continue;
             }
-            List<Map<Integer, Long>> claims = markers.getOrDefault(name, List.of());
-            if (claims.size() == 1) {
-                hints.add(new SavepointHint(name, SavepointHint.TIME_NOT_READ, claims.get(0)));
+            List<StorageLayout.Marker> marked = markers.getOrDefault(name, List.of());
+            if (marked.size() == 1) {
+                hints.add(new SavepointHint(name, SavepointHint.TIME_NOT_READ, marked.get(0).claims(),
+                        marked.get(0).completed()));
                 continue;
             }
             Optional<FileStatus> status = statOrFail(fs.child(jobDir, name), "look at savepoint folder " + name

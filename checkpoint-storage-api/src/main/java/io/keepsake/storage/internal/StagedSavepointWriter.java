@@ -84,7 +84,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final List<String> writtenFiles = new ArrayList<>();
     private InFlightAttempts.Lease lease;
     private String indexMarker;
-    /** The marker path when another attempt at this id with the same claims wrote it first (it is not ours). */
+    /** The marker path when another attempt at this id with the same marker name wrote it first (it is not ours). */
     private String sharedIndexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
     private final PayloadSyncs syncs;
@@ -223,7 +223,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         byte[] metaBytes = MetadataCodec.encode(meta);
         if (renameMode) {
             // the marker and the staged metadata need only the hashes: written while payloads sync
-            writeIndexMarker(manifest);
+            writeIndexMarker(meta);
             stageMetadata(metaBytes);
             requirePayloadsDurable();
             requireIntact(manifest);
@@ -231,7 +231,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         } else {
             requirePayloadsDurable();
             requireLease();
-            writeIndexMarker(manifest);
+            writeIndexMarker(meta);
             new CreateIfAbsentPublication(this, layout, request, attemptId, workDir, target).publish(metaBytes,
                     manifest);
         }
@@ -307,12 +307,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
 
     /**
      * Before publication, the savepoint's index marker: an empty file in the job's index folder
-     * whose name says which checkpoint each pipeline holds, so a reader finds the newest state
-     * without reading every metadata file. Written before publication, so a published savepoint
+     * whose name says which checkpoint each pipeline holds and when the savepoint completed, so a
+     * reader finds the newest state without reading every metadata file. Written before publication, so a published savepoint
      * never lacks it (it may lack one only when its name would be too long); removed on abort.
      */
-    private void writeIndexMarker(List<ManifestEntry> manifest) {
-        Optional<String> name = StorageLayout.indexMarker(request.savepointId(), manifest);
+    private void writeIndexMarker(SavepointMeta meta) {
+        Optional<String> name = StorageLayout.indexMarker(meta);
         if (name.isEmpty()) {
             return;
         }
@@ -321,9 +321,10 @@ public final class StagedSavepointWriter implements SavepointWriter {
             createMarker(path);
             indexMarker = path;
         } catch (FileAlreadyExistsException e) {
-            // the same claims under the same id: a racing attempt's marker, or one an abort left; it
-            // says what this savepoint holds, and this attempt does not own it (its abort leaves it;
-            // the owner's abort may remove it, so a commit that publishes puts it back if it is gone)
+            // the same claims and completion time under the same id: a racing attempt's marker, or
+            // one an abort left; it says what this savepoint holds, and this attempt does not own it
+            // (its abort leaves it; the owner's abort may remove it, so a commit that publishes puts
+            // it back if it is gone)
             sharedIndexMarker = path;
             LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
                     request.jobId(), path);
@@ -474,7 +475,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
 
     /**
      * After this attempt removed its marker: when another attempt at this id with the same claims
-     * published meanwhile (it found this marker there and did not write its own), the marker names
+     * and completion time published meanwhile (it found this marker there and did not write its own), the marker names
      * that savepoint too, so it is put back. Checked after the removal, so that either this check
      * sees the other's publication or the other's commit, which checks after publishing, sees the
      * marker gone.
@@ -484,7 +485,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             SavepointMeta published = new SavepointStore(layout, inFlight)
                     .readMetadata(request.jobId(), request.savepointId()).meta();
             String name = marker.substring(marker.lastIndexOf('/') + 1);
-            if (StorageLayout.indexMarker(request.savepointId(), published.manifest()).filter(name::equals).isPresent()) {
+            if (StorageLayout.indexMarker(published).filter(name::equals).isPresent()) {
                 putMarkerBack(marker);
             }
         } catch (io.keepsake.storage.SavepointNotFoundException notPublished) {

@@ -161,28 +161,44 @@ public final class StorageLayout {
     }
 
     /**
-     * The marker name of a savepoint holding {@code manifest}, or empty when it would be longer
-     * than {@value #MAX_MARKER_BYTES} bytes (such a savepoint has no marker; its metadata tells).
+     * The marker name of a savepoint: the checkpoint id of each pipeline, its completion time and
+     * its id ({@code <pipeline>_<checkpoint>[,...]~<completedTimestamp>@<savepointId>}), so that a
+     * lookup orders savepoints tying on a checkpoint id without reading their metadata; without the
+     * completion time ({@code <pipeline>_<checkpoint>[,...]@<savepointId>}, as markers were written
+     * before they carried it) when only that is at most {@value #MAX_MARKER_BYTES} bytes; empty when
+     * neither is (such a savepoint has no marker; its metadata tells).
      */
-    static java.util.Optional<String> indexMarker(String savepointId, java.util.List<io.keepsake.storage.ManifestEntry> manifest) {
-        StringBuilder b = new StringBuilder();
+    static java.util.Optional<String> indexMarker(io.keepsake.storage.SavepointMeta meta) {
+        java.util.List<io.keepsake.storage.ManifestEntry> manifest = meta.manifest();
+        if (manifest.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        StringBuilder claims = new StringBuilder();
         manifest.stream().sorted(java.util.Comparator.comparingInt(io.keepsake.storage.ManifestEntry::pipelineId))
-                .forEach(e -> b.append(b.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
+                .forEach(e -> claims.append(claims.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
                         .append(e.checkpointId()));
-        String name = b.append('@').append(savepointId).toString();
-        return manifest.isEmpty() || name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_MARKER_BYTES
-                ? java.util.Optional.empty() : java.util.Optional.of(name);
-    }
-
-    /** A parsed marker: the savepoint it names and the checkpoint id it claims per pipeline. */
-    record Marker(String savepointId, java.util.Map<Integer, Long> claims) {
+        String id = "@" + meta.savepointId();
+        for (String name : new String[] {claims + "~" + meta.completedTimestamp() + id, claims + id}) {
+            if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES) {
+                return java.util.Optional.of(name);
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /**
-     * Parses a marker name ({@code <pipeline>_<checkpoint>[,...]@<savepointId>}, each number an
-     * optional minus and ASCII digits, the id up to the end and without a line terminator); empty
-     * for any other name, a malformed one, a number out of range or a pipeline named twice. A
-     * lookup parses every marker of a job, so this is done by hand, without a regular expression.
+     * A parsed marker: the savepoint it names, the checkpoint id it claims per pipeline and the
+     * completion time it claims (empty for a marker written without it).
+     */
+    record Marker(String savepointId, java.util.Map<Integer, Long> claims, java.util.OptionalLong completed) {
+    }
+
+    /**
+     * Parses a marker name ({@code <pipeline>_<checkpoint>[,...][~<completed>]@<savepointId>}, each
+     * number an optional minus and ASCII digits, the id up to the end and without a line
+     * terminator); empty for any other name, a malformed one, a number out of range or a pipeline
+     * named twice. A lookup parses every marker of a job, so this is done by hand, without a
+     * regular expression.
      */
     static java.util.Optional<Marker> parseMarker(String name) {
         int at = name.indexOf('@');
@@ -195,29 +211,38 @@ public final class StorageLayout {
                 return java.util.Optional.empty();
             }
         }
-        java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
-        int pos = 0;
-        while (true) {
-            int underscore = numberEnd(name, pos, at);
-            if (underscore < 0 || underscore == at || name.charAt(underscore) != '_') {
-                return java.util.Optional.empty();
+        int tilde = name.lastIndexOf('~', at);
+        int claimsEnd = tilde < 0 ? at : tilde;
+        java.util.OptionalLong completed = java.util.OptionalLong.empty();
+        try {
+            if (tilde >= 0) {
+                if (numberEnd(name, tilde + 1, at) != at) {
+                    return java.util.Optional.empty();
+                }
+                completed = java.util.OptionalLong.of(Long.parseLong(name, tilde + 1, at, 10));
             }
-            int end = numberEnd(name, underscore + 1, at);
-            if (end < 0 || (end != at && name.charAt(end) != ',')) {
-                return java.util.Optional.empty();
-            }
-            try {
+            java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
+            int pos = 0;
+            while (true) {
+                int underscore = numberEnd(name, pos, claimsEnd);
+                if (underscore < 0 || underscore == claimsEnd || name.charAt(underscore) != '_') {
+                    return java.util.Optional.empty();
+                }
+                int end = numberEnd(name, underscore + 1, claimsEnd);
+                if (end < 0 || (end != claimsEnd && name.charAt(end) != ',')) {
+                    return java.util.Optional.empty();
+                }
                 if (claims.put(Integer.parseInt(name, pos, underscore, 10),
                         Long.parseLong(name, underscore + 1, end, 10)) != null) {
                     return java.util.Optional.empty();
                 }
-            } catch (NumberFormatException e) {
-                return java.util.Optional.empty();
+                if (end == claimsEnd) {
+                    return java.util.Optional.of(new Marker(name.substring(at + 1), claims, completed));
+                }
+                pos = end + 1;
             }
-            if (end == at) {
-                return java.util.Optional.of(new Marker(name.substring(at + 1), claims));
-            }
-            pos = end + 1;
+        } catch (NumberFormatException e) {
+            return java.util.Optional.empty();
         }
     }
 

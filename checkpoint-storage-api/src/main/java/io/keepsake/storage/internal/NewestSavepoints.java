@@ -1,0 +1,206 @@
+package io.keepsake.storage.internal;
+
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointHint;
+import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The savepoint folders of one job during a crash-recovery lookup ({@code SavepointRestorer.recoverLatest}):
+ * what each claims (its index marker, or its verified metadata once read), which were read and
+ * verified, and which are out (not a complete savepoint, or skipped as corrupted).
+ *
+ * <p>For each pipeline the newest state is the highest checkpoint id; among savepoints tying on
+ * it, the newest completed one, and among those completed in the same millisecond, the greatest
+ * savepoint id. Only what may decide that is read: every folder without a marker (once, when
+ * the lookup starts), and for each pipeline the folder that its claims put first. A tied folder
+ * whose marker carries no completion time (written before markers did) is read too, since
+ * nothing else orders it. A claim is never trusted over the metadata: a folder put first is read
+ * and verified, and when its metadata says something else the choice is made again with what it
+ * says. So the metadata files read grow with the pipelines, not with the savepoints, ties
+ * included. Not thread-safe: one lookup at a time.
+ */
+public final class NewestSavepoints {
+
+    /** What a lookup does with a folder that may hold a newest state and whose metadata does not verify. */
+    @FunctionalInterface
+    public interface OnCorrupted {
+        /** Throws to fail the lookup; returns to skip the folder (it is then out). */
+        void skipOrFail(String savepointId, SavepointCorruptedException e);
+    }
+
+    private final SavepointStorage savepoints;
+    private final String jobId;
+    private final OnCorrupted onCorrupted;
+    /** What each folder claims: its marker's word until its metadata is read, then the metadata's. */
+    private final Map<String, SavepointHint> hints = new LinkedHashMap<>();
+    private final Map<String, SavepointHandle> verified = new HashMap<>();
+    private final Set<String> out = new HashSet<>();
+    private final Map<String, SavepointStorageException> unclaimedProblems = new LinkedHashMap<>();
+    private boolean skippedAny;
+
+    /**
+     * Lists the job's folders ({@link SavepointStorage#hintSavepoints}) and reads the metadata of
+     * those without a claim.
+     */
+    public NewestSavepoints(SavepointStorage savepoints, String jobId, OnCorrupted onCorrupted) {
+        this.savepoints = savepoints;
+        this.jobId = jobId;
+        this.onCorrupted = onCorrupted;
+        List<SavepointHint> listed = savepoints.hintSavepoints(jobId);
+        for (SavepointHint h : listed) {
+            hints.put(h.savepointId(), h);
+        }
+        for (SavepointHint h : listed) {
+            if (!h.claimed()) {
+                read(h.savepointId(), true);
+            }
+        }
+    }
+
+    /** Reads and verifies one folder's metadata; a folder that is not a verified savepoint is out. */
+    private void read(String savepointId, boolean unclaimed) {
+        try {
+            SavepointHandle handle = savepoints.readMetadata(jobId, savepointId);
+            verified.put(savepointId, handle);
+            hints.put(savepointId, SavepointHint.of(handle, hints.get(savepointId).modificationTime()));
+        } catch (SavepointNotFoundException e) {
+            out.add(savepointId);
+        } catch (SavepointCorruptedException e) {
+            out.add(savepointId);
+            if (unclaimed) {
+                unclaimedProblems.put(savepointId, e);
+            } else {
+                onCorrupted.skipOrFail(savepointId, e);
+                skippedAny = true;
+            }
+        } catch (SavepointStorageException e) {
+            if (!unclaimed) {
+                throw e;
+            }
+            out.add(savepointId);
+            unclaimedProblems.put(savepointId, e);
+        }
+    }
+
+    /** Takes a savepoint out of the lookup (its payload did not verify and the caller skips it). */
+    public void skip(String savepointId) {
+        out.add(savepointId);
+        skippedAny = true;
+    }
+
+    /** True when a savepoint was skipped as corrupted. */
+    public boolean skippedAny() {
+        return skippedAny;
+    }
+
+    /**
+     * For one pipeline during one pass over the folders: the highest checkpoint id claimed so far,
+     * the first of the folders claiming it by completion time and id, and those of them whose
+     * completion time is not known.
+     */
+    private static final class Newest {
+        long checkpointId;
+        String first;
+        long firstCompleted;
+        final List<String> unordered = new ArrayList<>();
+
+        Newest(long checkpointId) {
+            this.checkpointId = checkpointId;
+        }
+
+        void offer(String savepointId, long claimedCheckpoint, OptionalLong completed) {
+            if (claimedCheckpoint > checkpointId) {
+                checkpointId = claimedCheckpoint;
+                first = null;
+                unordered.clear();
+            } else if (claimedCheckpoint < checkpointId) {
+                return;
+            }
+            if (completed.isEmpty()) {
+                unordered.add(savepointId);
+            } else if (first == null || completed.getAsLong() > firstCompleted
+                    || (completed.getAsLong() == firstCompleted && savepointId.compareTo(first) > 0)) {
+                first = savepointId;
+                firstCompleted = completed.getAsLong();
+            }
+        }
+    }
+
+    /**
+     * For each pipeline whose newest state is in a savepoint, that savepoint, verified: the highest
+     * claimed checkpoint id wins, a savepoint wins a tie with a checkpoint file, and between
+     * savepoints the newest completed wins a tie, then the greatest savepoint id.
+     *
+     * @param checkpointFiles the checkpoint id of each pipeline's newest checkpoint file; a
+     *                        pipeline's savepoints below it are not chosen
+     */
+    public Map<Integer, SavepointHandle> choose(Map<Integer, Long> checkpointFiles) {
+        while (true) {
+            Map<Integer, Newest> newest = new HashMap<>();
+            for (SavepointHint h : hints.values()) {
+                if (out.contains(h.savepointId())) {
+                    continue;
+                }
+                for (Map.Entry<Integer, Long> claim : h.claims().entrySet()) {
+                    Newest n = newest.get(claim.getKey());
+                    if (n == null) {
+                        Long file = checkpointFiles.get(claim.getKey());
+                        if (file != null && claim.getValue() < file) {
+                            continue;
+                        }
+                        n = new Newest(claim.getValue());
+                        newest.put(claim.getKey(), n);
+                    }
+                    n.offer(h.savepointId(), claim.getValue(), h.completed());
+                }
+            }
+            Set<String> toRead = new LinkedHashSet<>();
+            newest.values().forEach(n -> toRead.addAll(n.unordered));
+            if (toRead.isEmpty()) {
+                newest.values().stream().map(n -> n.first).filter(id -> !verified.containsKey(id))
+                        .forEach(toRead::add);
+            }
+            if (toRead.isEmpty()) {
+                Map<Integer, SavepointHandle> chosen = new TreeMap<>();
+                newest.forEach((pid, n) -> chosen.put(pid, verified.get(n.first)));
+                return chosen;
+            }
+            toRead.forEach(id -> read(id, false));
+        }
+    }
+
+    /**
+     * A folder without a marker whose metadata did not verify fails the recovery (or is skipped
+     * through {@link OnCorrupted}) when it is at least as new as every verified savepoint: it may
+     * hold the newest state. Older ones are left, as a listing leaves them.
+     *
+     * @throws SavepointStorageException when such a folder could not be read for another reason
+     */
+    public void checkUnclaimedCorrupted() {
+        long newestIntact = verified.entrySet().stream().filter(e -> !out.contains(e.getKey()))
+                .mapToLong(e -> e.getValue().meta().completedTimestamp()).max().orElse(Long.MIN_VALUE);
+        for (Map.Entry<String, SavepointStorageException> e : unclaimedProblems.entrySet()) {
+            if (hints.get(e.getKey()).modificationTime() >= newestIntact) {
+                if (!(e.getValue() instanceof SavepointCorruptedException corrupted)) {
+                    throw e.getValue();
+                }
+                onCorrupted.skipOrFail(e.getKey(), corrupted);
+                skippedAny = true;
+            }
+        }
+    }
+}
