@@ -45,16 +45,7 @@ class ChunkedDigestTest {
 
     private static HashingOutputStream write(byte[] data, int[] steps, ByteArrayOutputStream sink) throws IOException {
         HashingOutputStream out = new HashingOutputStream(sink, new ChunkedDigest(CHUNK));
-        int off = 0;
-        for (int i = 0; off < data.length; i++) {
-            int n = Math.min(steps[i % steps.length], data.length - off);
-            if (n == 1) {
-                out.write(data[off]);
-            } else {
-                out.write(data, off, n);
-            }
-            off += n;
-        }
+        HashingOutputStreamTest.writeInSteps(out, data, steps);
         return out;
     }
 
