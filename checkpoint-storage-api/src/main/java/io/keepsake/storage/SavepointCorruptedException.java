@@ -13,6 +13,8 @@ public class SavepointCorruptedException extends SavepointStorageException {
     private final String expected;
     /** What was found there. */
     private final String actual;
+    /** The byte offset in the file where the damage was found, or -1. */
+    private final long offset;
 
     /** An exception naming the file that did not verify, with the expected and the found value. */
     public SavepointCorruptedException(String file, String message, String expected, String actual) {
@@ -22,10 +24,20 @@ public class SavepointCorruptedException extends SavepointStorageException {
     /** An exception naming the file that did not verify, with the expected and the found value. */
     public SavepointCorruptedException(String file, String message, String expected, String actual,
                                        Throwable cause) {
+        this(file, -1, message, expected, actual, cause);
+    }
+
+    /**
+     * An exception naming the file that did not verify and the byte offset in it where the damage
+     * was found (such as the start of a chunk whose digest does not match), with the expected and the found value.
+     */
+    public SavepointCorruptedException(String file, long offset, String message, String expected, String actual,
+                                       Throwable cause) {
         super(compose(file, message, expected, actual), cause);
         this.file = file;
         this.expected = expected;
         this.actual = actual;
+        this.offset = offset;
     }
 
     private static String compose(String file, String message, String expected, String actual) {
@@ -52,5 +64,10 @@ public class SavepointCorruptedException extends SavepointStorageException {
     /** What the reader found, or null. */
     public String actual() {
         return actual;
+    }
+
+    /** The byte offset in {@link #file()} where the damage was found, or -1 when no offset applies. */
+    public long offset() {
+        return offset;
     }
 }

@@ -21,9 +21,14 @@ import java.util.TreeSet;
  * @param backendOptions      the remaining keys, which the backend declared as its own
  * @param leaseTimeoutMillis  {@code savepoint.lease-timeout-ms}: how long an attempt in flight stays
  *                            protected from every process's garbage collection without renewal
+ * @param formatVersion       {@code savepoint.format-version}: the savepoint format version written,
+ *                            {@link Versions#CURRENT_FORMAT_VERSION} unless an older build must read them
+ * @param verifyThreads       {@code savepoint.verify-threads}: the threads that check the chunks of
+ *                            format-version-2 payloads while they are read; one per processor by default
  */
 public record StorageOptions(String namespace, String storageType, String savepointPath, int periodicMaxRetained,
-                             Map<String, String> backendOptions, long leaseTimeoutMillis) {
+                             Map<String, String> backendOptions, long leaseTimeoutMillis, int formatVersion,
+                             int verifyThreads) {
 
     /** The key of the checkpoint root (required). */
     public static final String NAMESPACE = "namespace";
@@ -35,6 +40,13 @@ public record StorageOptions(String namespace, String storageType, String savepo
     public static final String PERIODIC_MAX_RETAINED = "savepoint.periodic.max-retained";
     /** The key of the lease timeout of an in-flight savepoint attempt, in milliseconds. */
     public static final String LEASE_TIMEOUT = "savepoint.lease-timeout-ms";
+    /**
+     * The key of the savepoint format version written: 2 (the default) or 1, for a rollback to a
+     * build that reads only version 1. Reading is not affected: every version in the window reads.
+     */
+    public static final String FORMAT_VERSION = "savepoint.format-version";
+    /** The key of the number of threads that verify chunks while a payload is read; default one per processor. */
+    public static final String VERIFY_THREADS = "savepoint.verify-threads";
 
     /**
      * {@code create-roots}: {@code true} (the default) creates missing roots when the storage is
@@ -52,9 +64,14 @@ public record StorageOptions(String namespace, String storageType, String savepo
 
     /** Keys every backend accepts. */
     public static final Set<String> COMMON_KEYS = Set.of(NAMESPACE, STORAGE_TYPE, SAVEPOINT_PATH, PERIODIC_MAX_RETAINED,
-            LEASE_TIMEOUT);
+            LEASE_TIMEOUT, FORMAT_VERSION, VERIFY_THREADS);
 
-    /** Checks the namespace and copies the backend's options. */
+    /**
+     * Checks the namespace, the lease timeout, the format version and the thread count, and copies
+     * the backend's options.
+     *
+     * @throws InvalidStorageArgumentException naming the key whose value is out of range
+     */
     public StorageOptions {
         Arguments.requireNonNull("configure storage", NAMESPACE, namespace);
         Arguments.requireNonNull("configure storage", "backendOptions", backendOptions);
@@ -63,12 +80,44 @@ public record StorageOptions(String namespace, String storageType, String savepo
             throw new InvalidStorageArgumentException("Cannot configure storage: " + LEASE_TIMEOUT
                     + " must be at least 100 (" + leaseTimeoutMillis + ")");
         }
+        if (formatVersion < Versions.OLDEST_FORMAT_VERSION || formatVersion > Versions.CURRENT_FORMAT_VERSION) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: " + FORMAT_VERSION + " must be "
+                    + Versions.OLDEST_FORMAT_VERSION + " to " + Versions.CURRENT_FORMAT_VERSION + " (" + formatVersion + ")");
+        }
+        if (verifyThreads < 1) {
+            throw new InvalidStorageArgumentException("Cannot configure storage: " + VERIFY_THREADS
+                    + " must be at least 1 (" + verifyThreads + ")");
+        }
+    }
+
+    /** Options with the format version this build writes and a verifier thread per processor. */
+    public StorageOptions(String namespace, String storageType, String savepointPath, int periodicMaxRetained,
+                          Map<String, String> backendOptions, long leaseTimeoutMillis) {
+        this(namespace, storageType, savepointPath, periodicMaxRetained, backendOptions, leaseTimeoutMillis,
+                Versions.CURRENT_FORMAT_VERSION, defaultVerifyThreads());
+    }
+
+    /** The default of {@link #VERIFY_THREADS}: the processors available to this JVM. */
+    public static int defaultVerifyThreads() {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /** Options with only the roots given, everything else at its default. */
     public static StorageOptions of(String namespace, String savepointPath, int periodicMaxRetained) {
         return new StorageOptions(namespace, null, savepointPath, periodicMaxRetained, Map.of(),
                 DEFAULT_LEASE_TIMEOUT_MILLIS);
+    }
+
+    /** These options, writing savepoints in {@code formatVersion}. */
+    public StorageOptions withFormatVersion(int formatVersion) {
+        return new StorageOptions(namespace, storageType, savepointPath, periodicMaxRetained, backendOptions,
+                leaseTimeoutMillis, formatVersion, verifyThreads);
+    }
+
+    /** These options, verifying chunks on {@code verifyThreads} threads. */
+    public StorageOptions withVerifyThreads(int verifyThreads) {
+        return new StorageOptions(namespace, storageType, savepointPath, periodicMaxRetained, backendOptions,
+                leaseTimeoutMillis, formatVersion, verifyThreads);
     }
 
     /**
@@ -162,6 +211,29 @@ public record StorageOptions(String namespace, String storageType, String savepo
                         + " must be an integer of at least 100 milliseconds (" + leaseValue + ")");
             }
         }
-        return new StorageOptions(namespace, type, savepointPath, retained, own, lease);
+        int version = intValue(copy, backend, FORMAT_VERSION, Versions.CURRENT_FORMAT_VERSION,
+                Versions.OLDEST_FORMAT_VERSION, Versions.CURRENT_FORMAT_VERSION);
+        int threads = intValue(copy, backend, VERIFY_THREADS, defaultVerifyThreads(), 1, 1024);
+        return new StorageOptions(namespace, type, savepointPath, retained, own, lease, version, threads);
+    }
+
+    /** An integer key's value between {@code min} and {@code max}, or {@code otherwise} when it is absent. */
+    private static int intValue(Map<String, String> config, String backend, String key, int otherwise, int min,
+                                int max) {
+        String value = config.get(key);
+        if (value == null) {
+            return otherwise;
+        }
+        int parsed;
+        try {
+            parsed = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            parsed = min - 1;
+        }
+        if (parsed < min || parsed > max) {
+            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: " + key
+                    + " must be an integer from " + min + " to " + max + " (" + value + ")");
+        }
+        return parsed;
     }
 }

@@ -12,25 +12,51 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One reader per savepoint format version, and the window this build reads. Below the window
+ * One reader per savepoint format version, and the window this build reads: version 1
+ * ({@link V1SavepointReader}) and version 2 ({@link V2SavepointReader}). Below the window
  * (version 0 is the unversioned legacy blob) the error says to run {@code keepsake migrate};
  * above it, that a newer engine wrote the savepoint and which version would read it. Writers
- * always write {@link #CURRENT_FORMAT_VERSION}. Immutable and thread-safe.
+ * write {@link #CURRENT_FORMAT_VERSION} unless configured to write an older version of the window
+ * ({@code savepoint.format-version}). Immutable and thread-safe.
  */
 public final class SavepointReaderRegistry {
 
-    /** The version every writer writes. */
+    /** The version writers write by default, and the newest this build reads. */
     public static final int CURRENT_FORMAT_VERSION = Versions.CURRENT_FORMAT_VERSION;
 
     /** The oldest version this build reads. */
-    public static final int MIN_SUPPORTED_FORMAT_VERSION = 1;
+    public static final int MIN_SUPPORTED_FORMAT_VERSION = Versions.OLDEST_FORMAT_VERSION;
 
-    private static final SavepointReaderRegistry DEFAULT = new SavepointReaderRegistry(Map.of(1, new V1SavepointReader()));
+    private static final SavepointReaderRegistry DEFAULT = new SavepointReaderRegistry(
+            List.of(new V1SavepointReader(), new V2SavepointReader()));
 
-    private final Map<Integer, SavepointFormatReader> readers;
+    private final TreeMap<Integer, SavepointFormatReader> readers = new TreeMap<>();
+    private final int oldest;
+    private final int newest;
 
-    private SavepointReaderRegistry(Map<Integer, SavepointFormatReader> readers) {
-        this.readers = new TreeMap<>(readers);
+    /**
+     * A registry of exactly these readers, one per version, whose window runs from the oldest
+     * version among them to the newest: what an older or newer build's registry would be (a build
+     * whose window ends at version 1 is {@code new SavepointReaderRegistry(List.of(new V1SavepointReader()))}).
+     *
+     * @throws IllegalArgumentException when there is no reader, two read one version, or a version inside the window has none
+     */
+    SavepointReaderRegistry(List<? extends SavepointFormatReader> readers) {
+        for (SavepointFormatReader reader : readers) {
+            if (this.readers.put(reader.formatVersion(), reader) != null) {
+                throw new IllegalArgumentException("Cannot register two readers of format version "
+                        + reader.formatVersion());
+            }
+        }
+        if (this.readers.isEmpty()) {
+            throw new IllegalArgumentException("Cannot build a reader registry without readers");
+        }
+        this.oldest = this.readers.firstKey();
+        this.newest = this.readers.lastKey();
+        if (newest - oldest + 1 != this.readers.size()) {
+            throw new IllegalArgumentException("Cannot build a reader registry with a gap in its window: "
+                    + this.readers.keySet());
+        }
     }
 
     /** The registry of this build. */
@@ -47,19 +73,28 @@ public final class SavepointReaderRegistry {
         return forVersion(version, "a savepoint");
     }
 
+    /** The oldest format version this registry reads. */
+    public int oldestVersion() {
+        return oldest;
+    }
+
+    /** The newest format version this registry reads. */
+    public int newestVersion() {
+        return newest;
+    }
+
     private SavepointFormatReader forVersion(int version, String what) {
-        String window = MIN_SUPPORTED_FORMAT_VERSION + " to " + CURRENT_FORMAT_VERSION;
-        if (version < MIN_SUPPORTED_FORMAT_VERSION) {
+        String window = oldest + " to " + newest;
+        if (version < oldest) {
             throw new SavepointIncompatibleException("Cannot read " + what + " in format version " + version
                     + ": this build reads versions " + window + "; run 'keepsake migrate' to rewrite it in version "
-                    + CURRENT_FORMAT_VERSION, version, MIN_SUPPORTED_FORMAT_VERSION, CURRENT_FORMAT_VERSION);
+                    + newest, version, oldest, newest);
         }
         SavepointFormatReader reader = readers.get(version);
         if (reader == null) {
             throw new SavepointIncompatibleException("Cannot read " + what + " in format version " + version
                     + ": a newer engine wrote it; this build reads versions " + window + "; restore it with a Keepsake"
-                    + " build that reads format version " + version, version, MIN_SUPPORTED_FORMAT_VERSION,
-                    CURRENT_FORMAT_VERSION);
+                    + " build that reads format version " + version, version, oldest, newest);
         }
         return reader;
     }

@@ -1,32 +1,22 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.storage.ManifestEntry;
-import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointStorage;
-import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.wire.CheckpointWireCodec;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Format version 1 (Keepsake 0.1.0, the first bundle format): {@code _metadata.ser} with a
- * manifest, one {@code engine-wire-v1} payload per pipeline. Payloads are streamed: decoded while
- * their bytes are hashed (on another core for large payloads), never held whole as one array, and
- * the checkpoint's pipeline and checkpoint ids must match the manifest.
+ * manifest, one {@code engine-wire-v1} payload per pipeline, each with one SHA-256. Payloads are
+ * streamed: decoded while their bytes are hashed (on another core for large payloads), never held
+ * whole as one array, and the checkpoint's pipeline and checkpoint ids must match the manifest.
  * Not API: reached through {@link SavepointReaderRegistry}.
  */
 final class V1SavepointReader implements SavepointFormatReader {
 
-    private final CheckpointWireCodec codec = new CheckpointWireCodec();
+    private final WirePayloads payloads = new WirePayloads(1);
 
     @Override
     public int formatVersion() {
@@ -35,66 +25,11 @@ final class V1SavepointReader implements SavepointFormatReader {
 
     @Override
     public Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
-        requirePayloadFormat(handle);
-        Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
-        for (ManifestEntry entry : handle.meta().manifest()) {
-            String source = handle.location() + "/" + entry.file();
-            CompletedCheckpoint cp = readPayload(storage, handle, entry, source,
-                    in -> codec.decode(in, entry.length(), source));
-            requireManifestIds(entry, source, cp.pipelineId(), cp.checkpointId());
-            byPipeline.put(entry.pipelineId(), cp);
-        }
-        return byPipeline;
+        return payloads.read(storage, handle);
     }
 
     @Override
     public List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
-        requirePayloadFormat(handle);
-        List<Integer> pipelines = new ArrayList<>();
-        for (ManifestEntry entry : handle.meta().manifest()) {
-            String source = handle.location() + "/" + entry.file();
-            CheckpointWireCodec.CheckpointSummary summary = readPayload(storage, handle, entry, source,
-                    in -> codec.check(in, entry.length(), source));
-            requireManifestIds(entry, source, summary.pipelineId(), summary.checkpointId());
-            pipelines.add(entry.pipelineId());
-        }
-        Collections.sort(pipelines);
-        return List.copyOf(pipelines);
-    }
-
-    /** Decoding one payload stream. */
-    private interface PayloadDecoder<T> {
-        T decode(InputStream in) throws IOException;
-    }
-
-    private static <T> T readPayload(SavepointStorage storage, SavepointHandle handle, ManifestEntry entry,
-                                     String source, PayloadDecoder<T> decoder) {
-        try (InputStream in = storage.openPayload(handle, entry)) {
-            T value = decoder.decode(in);
-            if (in.read() != -1) {
-                throw new SavepointCorruptedException(source, "Payload has bytes after its checkpoint", "end", "more");
-            }
-            return value;
-        } catch (IOException e) {
-            throw new SavepointStorageException("Cannot read payload of savepoint " + handle.savepointId()
-                    + " of job " + handle.jobId() + ": " + e.getMessage() + " (" + source + ")", e);
-        }
-    }
-
-    private static void requirePayloadFormat(SavepointHandle handle) {
-        String format = handle.meta().payloadFormat();
-        if (!CheckpointWireCodec.FORMAT_NAME.equals(format)) {
-            throw new SavepointIncompatibleException("Cannot read savepoint " + handle.savepointId() + " of job "
-                    + handle.jobId() + ": payload format '" + format + "' is not " + CheckpointWireCodec.FORMAT_NAME
-                    + " (" + handle.location() + ")", 1, 1, 1);
-        }
-    }
-
-    private static void requireManifestIds(ManifestEntry entry, String source, int pipelineId, long checkpointId) {
-        if (pipelineId != entry.pipelineId() || checkpointId != entry.checkpointId()) {
-            throw new SavepointCorruptedException(source, "Payload holds another checkpoint than the manifest says",
-                    "pipeline " + entry.pipelineId() + " checkpoint " + entry.checkpointId(),
-                    "pipeline " + pipelineId + " checkpoint " + checkpointId);
-        }
+        return payloads.check(storage, handle);
     }
 }

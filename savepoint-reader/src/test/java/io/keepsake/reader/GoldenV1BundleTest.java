@@ -6,11 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,23 +19,9 @@ class GoldenV1BundleTest {
     @TempDir
     Path temp;
 
-    private Path copyBundle() throws IOException {
-        ClassLoader cl = getClass().getClassLoader();
-        List<String> index;
-        try (InputStream in = cl.getResourceAsStream(GoldenV1Bundle.RESOURCE_DIR + "index.txt")) {
-            assertThat(in).as("golden bundle index on the classpath").isNotNull();
-            index = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
-        }
-        assertThat(index).hasSize(GoldenV1Bundle.PIPELINES.size() + 1);
+    private Path copyBundle() {
         Path root = temp.resolve("copied-root");
-        for (String file : index) {
-            try (InputStream in = cl.getResourceAsStream(GoldenV1Bundle.RESOURCE_DIR + file)) {
-                assertThat(in).as(file).isNotNull();
-                Path target = root.resolve(file);
-                Files.createDirectories(target.getParent());
-                Files.copy(in, target);
-            }
-        }
+        assertThat(GoldenBundles.copy(GoldenV1Bundle.RESOURCE_DIR, root)).hasSize(GoldenV1Bundle.PIPELINES.size() + 1);
         return root;
     }
 

@@ -349,11 +349,12 @@ class SaveSessionAndRestoreTest {
     void aSavepointFromANewerEngineIsRefusedWithWhatToDo() throws IOException {
         SavepointHandle h = save(storage, 93, SavepointKind.MANUAL, 1, 1);
         SavepointMeta m = h.meta();
-        SavepointMeta newer = new SavepointMeta(2, m.savepointId(), m.jobId(), m.kind(), "keepsake-2.0",
+        int next = SavepointReaderRegistry.CURRENT_FORMAT_VERSION + 1;
+        SavepointMeta newer = new SavepointMeta(next, m.savepointId(), m.jobId(), m.kind(), "keepsake-2.0",
                 m.triggerTimestamp(), m.completedTimestamp(), m.payloadFormat(), m.manifest(), m.properties());
         Files.write(Path.of(h.location(), MetadataCodec.FILE_NAME), MetadataCodec.encode(newer));
         assertThatThrownBy(() -> restorer.recoverLatest("93")).isInstanceOf(SavepointIncompatibleException.class)
-                .hasMessageContaining("newer engine").hasMessageContaining("format version 2")
+                .hasMessageContaining("newer engine").hasMessageContaining("format version " + next)
                 .hasMessageContaining(h.savepointId());
     }
 

@@ -5,10 +5,13 @@ import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.Versions;
 import io.keepsake.tool.internal.CheckpointChoice;
 import io.keepsake.tool.internal.LegacyMigration;
 import io.keepsake.tool.internal.Progress;
 import io.keepsake.tool.internal.SavepointPath;
+import io.keepsake.tool.internal.SavepointUpgrade;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,6 +25,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
+ * {@code keepsake migrate JOB --upgrade SAVEPOINT...}: upgrades savepoints of an older format
+ * version to the one this build writes, beside them ({@link SavepointUpgrade}); a second run says
+ * "already migrated". Otherwise
  * {@code keepsake migrate JOB... | --all-jobs [--dry-run] [--savepoint-id ID] [--checkpoint [P:]ID]}: turns each job's
  * latest legacy v0 checkpoints (SeaTunnel 2.3.x files under {@code <namespace>/<jobId>/}) into a
  * savepoint bundle in the current format, marked {@code migratedFrom=legacy-v0}, and proves it by
@@ -34,7 +40,8 @@ import java.util.Map;
  * deprecated spelling of the positional job.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
-        description = "Rewrite jobs' latest legacy v0 checkpoints as verified savepoints in the current format;"
+        description = "Rewrite jobs' latest legacy v0 checkpoints as verified savepoints in the current format, or"
+                + " with --upgrade a job's savepoints of an older format version (kept beside the new ones);"
                 + " a second run reports 'already migrated'.")
 public final class MigrateCommand extends StorageCommand {
 
@@ -60,6 +67,12 @@ public final class MigrateCommand extends StorageCommand {
                     + " pipeline (1:2), ID for every pipeline not named; repeatable. For a newest checkpoint that"
                     + " does not decode.")
     List<String> checkpoints = new ArrayList<>();
+
+    @Option(names = "--upgrade", paramLabel = "SAVEPOINT",
+            description = "Upgrade this savepoint of the one JOB from an older format version to the current one"
+                    + " (repeatable): verified, copied to SAVEPOINT-v" + Versions.CURRENT_FORMAT_VERSION + ", read back;"
+                    + " the old savepoint is kept until you delete it.")
+    List<String> upgrades = new ArrayList<>();
 
     @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
             description = "A progress line on stderr: auto (when stderr is a terminal and no --json), always, never"
@@ -90,6 +103,10 @@ public final class MigrateCommand extends StorageCommand {
             throw new ToolUsageException("Cannot migrate: --checkpoint chooses checkpoints of one job, so give exactly"
                     + " one JOB (" + String.join(" ", checkpoints) + ")");
         }
+        if (!upgrades.isEmpty() && (allJobs || requested.size() != 1 || savepointId != null || !checkpoints.isEmpty())) {
+            throw new ToolUsageException("Cannot migrate: --upgrade upgrades savepoints of one job, so give exactly one"
+                    + " JOB and neither --all-jobs, --savepoint-id nor --checkpoint (" + String.join(" ", upgrades) + ")");
+        }
         CheckpointChoice.parse(checkpoints);
         if (!deprecatedJobs.isEmpty()) {
             err().println("keepsake migrate: --job is deprecated; give the job positionally: keepsake migrate "
@@ -105,7 +122,8 @@ public final class MigrateCommand extends StorageCommand {
      */
     @Override
     protected OpenedStorage openStorage(SavepointPath path) throws CheckpointStorageException {
-        return storageOptions.openForCheckpoints();
+        // an upgrade reads and writes savepoints under a root that must be there: opened creating nothing
+        return upgrades.isEmpty() ? storageOptions.openForCheckpoints() : storageOptions.open(true, null);
     }
 
     /**
@@ -133,6 +151,9 @@ public final class MigrateCommand extends StorageCommand {
     }
 
     private int migrateAll(OpenedStorage checkpointSide) throws CheckpointStorageException {
+        if (!upgrades.isEmpty()) {
+            return upgradeAll(checkpointSide);
+        }
         List<String> selected = allJobs ? allCheckpointJobs(checkpointSide) : requested();
         CheckpointChoice choice = CheckpointChoice.parse(checkpoints);
         PrintWriter out = out();
@@ -176,12 +197,85 @@ public final class MigrateCommand extends StorageCommand {
                     : storageOptions.configuredSavepointRoot().orElse(checkpointSide.savepoints().savepointRoot()));
             doc.put("dryRun", dryRun);
             doc.put("jobs", records);
+            doc.put("upgrades", List.of());
             printJson(doc);
         } else if (selected.isEmpty()) {
             out.println("No job with checkpoints to migrate");
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** Upgrades each savepoint named with --upgrade and prints what was written or found. */
+    private int upgradeAll(OpenedStorage storage) {
+        String configured = storage.configuration().get(StorageOptions.FORMAT_VERSION);
+        if (configured != null && !configured.trim().equals(Integer.toString(Versions.CURRENT_FORMAT_VERSION))) {
+            throw new ToolUsageException("Cannot upgrade savepoints: " + StorageOptions.FORMAT_VERSION + "="
+                    + configured + " makes this storage write that format version, and an upgrade writes version "
+                    + Versions.CURRENT_FORMAT_VERSION + "; leave the key out");
+        }
+        String job = requested().get(0);
+        PrintWriter out = out();
+        List<Map<String, Object>> records = new ArrayList<>();
+        for (String savepoint : new LinkedHashSet<>(upgrades)) {
+            SavepointUpgrade.Result result;
+            try (Progress written = progress(progressMode, "upgrade " + savepoint + ": write", 0);
+                 Progress readBack = progress(progressMode, "upgrade " + savepoint + ": verify", 0)) {
+                result = SavepointUpgrade.upgrade(storage.savepoints(), job, savepoint, dryRun,
+                        dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
+            }
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("job", job);
+            r.put("from", savepoint);
+            r.put("fromFormatVersion", result.source().meta().formatVersion());
+            r.put("status", result.status().word());
+            r.put("savepointId", result.targetId());
+            r.put("formatVersion", Versions.CURRENT_FORMAT_VERSION);
+            r.put("location", result.target() == null ? null : result.target().location());
+            r.put("pipelines", result.source().meta().manifest().stream().map(e -> e.pipelineId()).sorted().toList());
+            records.add(r);
+            if (!json) {
+                printUpgrade(out, job, result);
+            }
+        }
+        if (json) {
+            Map<String, Object> doc = document();
+            doc.put("savepointRoot", storage.savepoints().savepointRoot());
+            doc.put("dryRun", dryRun);
+            doc.put("jobs", List.of());
+            doc.put("upgrades", records);
+            printJson(doc);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private static void printUpgrade(PrintWriter out, String job, SavepointUpgrade.Result result) {
+        String source = result.source().savepointId();
+        int from = result.source().meta().formatVersion();
+        switch (result.status()) {
+            case ALREADY_MIGRATED -> out.println(result.targetId().equals(source)
+                    ? "Savepoint " + source + " of job " + job + ": already migrated, it is in format version " + from
+                            + "; nothing written"
+                    : "Savepoint " + source + " of job " + job + ": already migrated to format version "
+                            + Versions.CURRENT_FORMAT_VERSION + " as savepoint " + result.targetId()
+                            + "; nothing written");
+            case WOULD_UPGRADE -> out.println("Savepoint " + source + " of job " + job + ": dry run, nothing written;"
+                    + " it verified in format version " + from + " and would be upgraded to format version "
+                    + Versions.CURRENT_FORMAT_VERSION + " as savepoint " + result.targetId());
+            default -> {
+                out.println("Upgraded savepoint " + source + " of job " + job + " from format version " + from + " to "
+                        + Versions.CURRENT_FORMAT_VERSION + ":");
+                out.println("Savepoint " + result.targetId());
+                out.println("Path      " + result.target().location());
+                out.println("Verified  " + source + " read whole first; " + result.targetId() + " read back through the"
+                        + " reader registry (format version " + Versions.CURRENT_FORMAT_VERSION + "), every chunk"
+                        + " verified, its payloads byte for byte those of " + source);
+                out.println("Kept      " + source + " (format version " + from + ") for a build that reads only"
+                        + " version " + from + "; delete it when no longer needed: keepsake delete " + job + " "
+                        + source + " --yes");
+            }
+        }
     }
 
     private static void printText(PrintWriter out, String job, String state, String which,

@@ -71,7 +71,8 @@ class CliJarsIT {
             }
             Run r = run(jar, "--version");
             assertThat(r.exitCode()).as(r.err()).isZero();
-            assertThat(r.out()).as("%s", jar).isEqualTo("keepsake " + version + " (savepoint format version 1)"
+            assertThat(r.out()).as("%s", jar).isEqualTo("keepsake " + version + " (savepoint format version "
+                    + io.keepsake.storage.Versions.CURRENT_FORMAT_VERSION + ")"
                     + System.lineSeparator());
         }
     }

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -143,6 +144,12 @@ class JsonSchemaTest {
         JsonNode again = valid(ExitCodes.OK, "migrate", "--json", "--namespace", ns, legacyJob);
         assertThat(again.get("jobs").get(0).get("status").asString()).isEqualTo("already-migrated");
         valid(ExitCodes.USAGE, "migrate", "--json", "--namespace", ns);
+        SavepointHandle version1 = ToolRun.savepoint(namespace, 10, Map.of("savepoint.format-version", "1"));
+        valid(ExitCodes.OK, "migrate", "--json", "--dry-run", "--namespace", ns, job, "--upgrade", version1.savepointId());
+        JsonNode upgraded = valid(ExitCodes.OK, "migrate", "--json", "--namespace", ns, job, "--upgrade",
+                version1.savepointId());
+        assertThat(upgraded.get("upgrades").get(0).get("status").asString()).isEqualTo("upgraded");
+        valid(ExitCodes.NOT_FOUND, "migrate", "--json", "--namespace", ns, job, "--upgrade", "sp-none");
 
         JsonNode prepared = valid(ExitCodes.OK, "prepare-restore", "--json", "--namespace", ns, job,
                 good.savepointId());

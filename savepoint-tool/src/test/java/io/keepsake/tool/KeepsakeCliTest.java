@@ -101,7 +101,7 @@ class KeepsakeCliTest {
         ToolRun.Result r = ToolRun.run("--version");
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("format version 1").doesNotContain("keepsake-0.1.0");
+        assertThat(r.out()).contains("format version " + io.keepsake.storage.Versions.CURRENT_FORMAT_VERSION).doesNotContain("keepsake-0.1.0");
     }
 
     @Test

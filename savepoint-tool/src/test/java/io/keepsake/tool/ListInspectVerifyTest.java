@@ -53,7 +53,7 @@ class ListInspectVerifyTest {
         assertThat(r.exitCode()).isEqualTo(0);
         assertThat(r.out().strip()).startsWith("{").endsWith("}");
         assertThat(r.out()).contains("\"savepointId\": \"" + sp.savepointId() + "\"", "\"status\": \"ok\"",
-                "\"formatVersion\": 1", "\"kind\": \"manual\"", "\"reason\": null");
+                "\"formatVersion\": 2", "\"kind\": \"manual\"", "\"reason\": null");
     }
 
     @Test
@@ -75,7 +75,7 @@ class ListInspectVerifyTest {
         ToolRun.Result r = ToolRun.run("inspect", "--namespace", namespace.toString(), ToolRun.JOB, sp.savepointId());
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("Savepoint", sp.savepointId(), "Format version  1 (this build reads 1 to 1)",
+        assertThat(r.out()).contains("Savepoint", sp.savepointId(), "Format version  2 (this build reads 1 to 2)",
                 "keepsake-0.1.0", "engine-wire-v1", "pipelines", "[1, 2]", "Manifest", "pipeline-1.wire",
                 "pipeline-2.wire");
         for (ManifestEntry e : sp.meta().manifest()) {

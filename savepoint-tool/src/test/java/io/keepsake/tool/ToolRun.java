@@ -63,7 +63,17 @@ final class ToolRun {
 
     /** Commits a manual savepoint of pipelines 1 and 2 at {@code checkpointId} under {@code namespace}. */
     static SavepointHandle savepoint(Path namespace, long checkpointId) throws Exception {
-        try (CheckpointStorage storage = open(namespace)) {
+        return savepoint(namespace, checkpointId, Map.of());
+    }
+
+    /**
+     * Commits a manual savepoint of pipelines 1 and 2 at {@code checkpointId} through a storage opened
+     * with the engine's keys plus {@code keys} (such as {@code savepoint.format-version=1}).
+     */
+    static SavepointHandle savepoint(Path namespace, long checkpointId, Map<String, String> keys) throws Exception {
+        Map<String, String> config = new TreeMap<>(keys);
+        config.put("namespace", namespace.toString());
+        try (CheckpointStorage storage = CheckpointStorageFactories.find("localfile").create(config)) {
             List<Integer> pipelines = List.of(1, 2);
             try (SavepointSaveSession session = SavepointSaveSession.builder((SavepointStorage) storage, JOB, pipelines)
                     .open()) {

@@ -15,7 +15,8 @@ class ToolVersionTest {
         ToolRun.Result r = ToolRun.run("--version");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).isEqualTo("keepsake " + projectVersion + " (savepoint format version 1)\n");
+        assertThat(r.out()).isEqualTo("keepsake " + projectVersion + " (savepoint format version "
+                + io.keepsake.storage.Versions.CURRENT_FORMAT_VERSION + ")\n");
         assertThat(r.out()).doesNotContain("keepsake-");
         assertThat(ToolRun.run("verify", "--version").out()).as("a command's -V").isEqualTo(r.out());
     }

@@ -68,7 +68,7 @@ class WhatCanBeReadTest {
         ToolRun.Result verify = ToolRun.run("verify", "--json", "--namespace", ns);
 
         assertThat(inspect.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
-        assertThat(inspect.out()).contains("Format version  99 (this build reads 1 to 1)", "keepsake-9.0", "Manifest",
+        assertThat(inspect.out()).contains("Format version  99 (this build reads 1 to 2)", "keepsake-9.0", "Manifest",
                 "pipeline-1.wire", "incompatible: ", "none shown");
         assertThat(inspect.err()).startsWith("keepsake inspect: incompatible: ");
         assertThat(json.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);

@@ -1,6 +1,7 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.CheckpointFile;
+import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
@@ -51,14 +52,17 @@ public final class ComposedStorage implements KeepsakeStorage {
     private final boolean ownsFileSystem;
     private final int periodicMaxRetained;
     private final Listeners listeners;
+    private final FormatSettings format;
 
     private ComposedStorage(StorageLayout layout, InFlightAttempts inFlight, ExecutorService asyncWriter,
-                            boolean ownsFileSystem, int periodicMaxRetained, Listeners listeners) {
+                            boolean ownsFileSystem, int periodicMaxRetained, Listeners listeners,
+                            FormatSettings format) {
         this.layout = layout;
         this.listeners = listeners;
         this.inFlight = inFlight;
+        this.format = format;
         this.checkpoints = new LegacyCheckpointStore(layout);
-        this.savepoints = new SavepointStore(layout, inFlight);
+        this.savepoints = new SavepointStore(layout, inFlight, format);
         this.collector = new GarbageCollector(layout, savepoints, inFlight);
         this.asyncWriter = asyncWriter;
         this.ownsFileSystem = ownsFileSystem;
@@ -67,6 +71,15 @@ public final class ComposedStorage implements KeepsakeStorage {
 
     /** See {@link KeepsakeStorage#open(StorageFileSystem, StorageOptions)}. */
     public static ComposedStorage open(StorageFileSystem fs, StorageOptions options) {
+        return open(fs, options, ChunkDigests.CHUNK_SIZE);
+    }
+
+    /**
+     * Like {@link #open(StorageFileSystem, StorageOptions)}, writing format-version-2 payloads in
+     * chunks of {@code chunkSize} bytes instead of {@link ChunkDigests#CHUNK_SIZE}: for tests that
+     * need many chunks in few bytes, or that show a reader takes the size from the manifest.
+     */
+    public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, int chunkSize) {
         if (fs == null) {
             throw new InvalidStorageArgumentException("Cannot open storage: the file system is null");
         }
@@ -78,8 +91,10 @@ public final class ComposedStorage implements KeepsakeStorage {
                     + options.periodicMaxRetained() + ")");
         }
         StorageLayout layout = StorageLayout.of(fs, options.namespace(), options.savepointPath());
+        FormatSettings format = new FormatSettings(options.formatVersion(), chunkSize,
+                new ChunkVerification(options.verifyThreads()));
         return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis()), newAsyncWriter(),
-                true, options.periodicMaxRetained(), new Listeners());
+                true, options.periodicMaxRetained(), new Listeners(), format);
     }
 
     private static ExecutorService newAsyncWriter() {
@@ -109,7 +124,7 @@ public final class ComposedStorage implements KeepsakeStorage {
     public ComposedStorage withSavepointRoot(String root) {
         Arguments.requireNonNull("use savepoint root", "root", root);
         return new ComposedStorage(layout.withSavepointRoot(root), inFlight, asyncWriter, false, periodicMaxRetained,
-                listeners);
+                listeners, format);
     }
 
     @Override
@@ -325,6 +340,7 @@ public final class ComposedStorage implements KeepsakeStorage {
         }
         asyncWriter.shutdown();
         inFlight.close();
+        format.verification().close();
         try {
             if (!asyncWriter.awaitTermination(30, TimeUnit.SECONDS)) {
                 LOG.warn("Asynchronous checkpoint writes still running at close under {}", layout.namespace());

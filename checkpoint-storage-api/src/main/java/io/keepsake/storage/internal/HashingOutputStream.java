@@ -1,7 +1,5 @@
 package io.keepsake.storage.internal;
 
-import org.apache.commons.codec.binary.Hex;
-
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -18,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts and SHA-256-hashes bytes on their way to the wrapped stream, so a payload is never read
- * again to checksum it.
+ * Counts and hashes bytes on their way to the wrapped stream, so a payload is never read again to
+ * checksum it: by default the plain SHA-256 of everything written, or any {@link PayloadDigest}
+ * (the chunk digests of format version 2).
  *
  * <p>A write of {@link #PARALLEL_MIN_BYTES} or more (the encoder hands state arrays over whole) is
  * hashed on another thread while this thread writes the same bytes to the wrapped stream; the
@@ -35,11 +34,18 @@ public class HashingOutputStream extends FilterOutputStream {
 
     private static final Executor HASHERS = hashers();
 
-    private final MessageDigest digest = sha256();
+    private final PayloadDigest digest;
     private long length;
 
+    /** A stream that computes the plain SHA-256 of what passes. */
     public HashingOutputStream(OutputStream out) {
+        this(out, PayloadDigest.whole());
+    }
+
+    /** A stream that feeds what passes to {@code digest}. */
+    HashingOutputStream(OutputStream out, PayloadDigest digest) {
         super(out);
+        this.digest = digest;
     }
 
     @Override
@@ -83,6 +89,44 @@ public class HashingOutputStream extends FilterOutputStream {
         length += len;
     }
 
+    /**
+     * Runs every task, the first on this thread and the others on the hashing threads, and returns
+     * when all are done (without giving up on an interrupt: the tasks use the caller's array).
+     *
+     * @throws IllegalStateException when a task failed
+     */
+    static void runAll(java.util.List<Runnable> tasks) {
+        java.util.List<CompletableFuture<Void>> others = new java.util.ArrayList<>();
+        for (Runnable task : tasks.subList(1, tasks.size())) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Runnable run = () -> {
+                try {
+                    task.run();
+                    done.complete(null);
+                } catch (Throwable e) {
+                    done.completeExceptionally(e);
+                }
+            };
+            try {
+                HASHERS.execute(run);
+            } catch (RejectedExecutionException e) {
+                run.run();
+            }
+            others.add(done);
+        }
+        try {
+            tasks.get(0).run();
+        } finally {
+            for (CompletableFuture<Void> done : others) {
+                try {
+                    awaitHash(done);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e.getMessage(), e.getCause());
+                }
+            }
+        }
+    }
+
     /** Waits for the hash of one write, without giving up on an interrupt (the caller's array is in use until then). */
     private static void awaitHash(CompletableFuture<Void> hashed) throws IOException {
         boolean interrupted = false;
@@ -109,9 +153,17 @@ public class HashingOutputStream extends FilterOutputStream {
         return length;
     }
 
-    /** Lowercase hex SHA-256 of everything written; call once, after the last write. */
+    /**
+     * The manifest's digest of everything written, lowercase hex: the SHA-256 unless another
+     * {@link PayloadDigest} was given; call once, after the last write.
+     */
     public String sha256Hex() {
-        return Hex.encodeHexString(digest.digest());
+        return digest.finishHex(length);
+    }
+
+    /** The chunk digests, after {@link #sha256Hex}; null when the digest has none. */
+    public io.keepsake.storage.ChunkDigests chunks() {
+        return digest.chunks();
     }
 
     /** A fresh SHA-256 digest. */

@@ -11,6 +11,7 @@ import java.util.List;
 /**
  * The protostuff body of {@code _metadata.ser} and its hand-written {@link Schema}s. Tags are
  * frozen: never renumber or reuse one; add new fields with new tags only. Retired tags: none.
+ * Format version 2 added entry tags 6 and 7 and nothing else.
  *
  * <pre>
  *  1 formatVersion   int32, always written
@@ -24,6 +25,11 @@ import java.util.List;
  *  9 manifest        Entry, once per entry in order (a repeated field, no collection wrapper)
  * 10 properties      Property, once per property in key order (repeated, no wrapper)
  * </pre>
+ *
+ * <p>Entry tags: 1 pipelineId int32, 2 checkpointId int64, 3 file string, 4 length int64, 5 sha256
+ * string (all written as in version 1), then from format version 2: 6 chunkSize int32 and 7
+ * chunkSha256 bytes (the chunk digests' concatenation, 32 bytes per chunk), both written only for an
+ * entry that has chunk digests, so an entry without them is byte for byte a version 1 entry.
  *
  * <p>The schemas write exactly what protostuff's {@code RuntimeSchema} wrote for this class (with
  * {@code @Tag}s) in a JVM with the default protostuff settings, which is what every savepoint up to
@@ -43,13 +49,23 @@ public final class MetadataBody {
     List<Entry> manifest;
     List<Property> properties;
 
-    /** One manifest entry. Tags: 1 pipelineId int32, 2 checkpointId int64, 3 file, 4 length int64, 5 sha256. */
+    /**
+     * One manifest entry. Tags: 1 pipelineId int32, 2 checkpointId int64, 3 file, 4 length int64, 5 sha256;
+     * from version 2, 6 chunkSize int32 and 7 chunkSha256 bytes, written together and only when
+     * {@code chunked}.
+     */
     public static final class Entry {
         int pipelineId;
         long checkpointId;
         String file;
         long length;
         String sha256;
+        /** Read from tag 6; 0 when the tag was absent. */
+        int chunkSize;
+        /** Read from tag 7; null when the tag was absent. */
+        byte[] chunkSha256;
+        /** True when tag 6 was read (or, writing, when the entry has chunk digests). */
+        boolean chunked;
     }
 
     /** One property. Tags: 1 key, 2 value; each written when not null. */
@@ -184,7 +200,7 @@ public final class MetadataBody {
 
     private static final class EntrySchema extends FrozenSchema<Entry> {
         EntrySchema() {
-            super(Entry.class, "pipelineId", "checkpointId", "file", "length", "sha256");
+            super(Entry.class, "pipelineId", "checkpointId", "file", "length", "sha256", "chunkSize", "chunkSha256");
         }
 
         @Override
@@ -199,6 +215,10 @@ public final class MetadataBody {
             writeString(output, 3, e.file);
             output.writeInt64(4, e.length, false);
             writeString(output, 5, e.sha256);
+            if (e.chunked) {
+                output.writeInt32(6, e.chunkSize, false);
+                output.writeByteArray(7, e.chunkSha256 == null ? new byte[0] : e.chunkSha256, false);
+            }
         }
 
         @Override
@@ -210,6 +230,11 @@ public final class MetadataBody {
                     case 3 -> e.file = input.readString();
                     case 4 -> e.length = input.readInt64();
                     case 5 -> e.sha256 = input.readString();
+                    case 6 -> {
+                        e.chunkSize = input.readInt32();
+                        e.chunked = true;
+                    }
+                    case 7 -> e.chunkSha256 = input.readByteArray();
                     default -> input.handleUnknownField(number, this);
                 }
             }

@@ -1,5 +1,6 @@
 package io.keepsake.storage.internal;
 
+import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
@@ -41,6 +42,9 @@ public final class MetadataCodec {
     public static final int MAX_LENGTH = 16 * 1024 * 1024;
 
     private static final Schema<MetadataBody> SCHEMA = MetadataBody.SCHEMA;
+
+    /** The first format version whose manifest entries carry chunk digests (entry tags 6 and 7). */
+    public static final int FIRST_CHUNKED_VERSION = 2;
 
     /** An upper bound of one manifest entry's encoded size (a 200-character file name, at most 4 bytes each). */
     static final int MAX_ENTRY_LENGTH = 1024;
@@ -124,6 +128,11 @@ public final class MetadataCodec {
             d.file = e.file();
             d.length = e.length();
             d.sha256 = e.sha256();
+            if (e.chunks() != null) {
+                d.chunked = true;
+                d.chunkSize = e.chunks().chunkSize();
+                d.chunkSha256 = e.chunks().concatenated();
+            }
             body.manifest.add(d);
         }
         body.properties = new ArrayList<>();
@@ -148,6 +157,28 @@ public final class MetadataCodec {
         digest.update(buf.array(), 0, buf.position());
         buf.put(digest.digest());
         return buf.array();
+    }
+
+    /**
+     * One decoded manifest entry; chunk digests (tags 6 and 7) are refused in format version 1,
+     * which never had them, and must come together.
+     */
+    private static ManifestEntry entry(MetadataBody.Entry d, int version, String file) {
+        if (!d.chunked && d.chunkSha256 == null) {
+            return new ManifestEntry(d.pipelineId, d.checkpointId, d.file, d.length, d.sha256);
+        }
+        if (version < FIRST_CHUNKED_VERSION) {
+            throw new SavepointCorruptedException(file, "Savepoint metadata of format version " + version
+                    + " has chunk digests, which only format version " + FIRST_CHUNKED_VERSION + " and later write",
+                    "no chunk digests", "chunk digests for " + d.file);
+        }
+        if (!d.chunked || d.chunkSha256 == null) {
+            throw new SavepointCorruptedException(file, "Savepoint metadata has a chunk size without chunk digests, or"
+                    + " digests without a size", "both", (d.chunked ? "chunk size only" : "chunk digests only")
+                    + " for " + d.file);
+        }
+        return new ManifestEntry(d.pipelineId, d.checkpointId, d.file, d.length, d.sha256,
+                ChunkDigests.of(d.chunkSize, d.chunkSha256));
     }
 
     /**
@@ -201,7 +232,7 @@ public final class MetadataCodec {
             List<ManifestEntry> manifest = new ArrayList<>();
             if (body.manifest != null) {
                 for (MetadataBody.Entry d : body.manifest) {
-                    manifest.add(new ManifestEntry(d.pipelineId, d.checkpointId, d.file, d.length, d.sha256));
+                    manifest.add(entry(d, version, file));
                 }
             }
             Map<String, String> properties = new LinkedHashMap<>();

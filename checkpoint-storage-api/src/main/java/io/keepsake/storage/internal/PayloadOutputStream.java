@@ -8,7 +8,8 @@ import java.io.IOException;
 import java.util.function.BiConsumer;
 
 /**
- * One payload on its way into a staged savepoint: hashed (SHA-256) and counted as it passes.
+ * One payload on its way into a staged savepoint: hashed (as its format version records it: the
+ * file's SHA-256, or its chunk digests) and counted as it passes.
  * {@link #close} flushes it, hands its manifest entry (or null, when a write failed) to the
  * writer and hands "sync, then close" of the file to the attempt's {@link PayloadSyncs}, so the
  * payloads of a savepoint are synced in parallel off the writer's thread; the commit waits for
@@ -31,9 +32,9 @@ final class PayloadOutputStream extends FilterOutputStream {
     private boolean closed;
     private boolean failed;
 
-    PayloadOutputStream(SyncableOutputStream raw, int pipelineId, long checkpointId, String file, String path,
-                        PayloadSyncs syncs, BiConsumer<PayloadOutputStream, ManifestEntry> onClose) {
-        super(new HashingOutputStream(raw));
+    PayloadOutputStream(SyncableOutputStream raw, PayloadDigest digest, int pipelineId, long checkpointId, String file,
+                        String path, PayloadSyncs syncs, BiConsumer<PayloadOutputStream, ManifestEntry> onClose) {
+        super(new HashingOutputStream(raw, digest));
         this.raw = raw;
         this.hashing = (HashingOutputStream) out;
         this.pipelineId = pipelineId;
@@ -105,8 +106,9 @@ final class PayloadOutputStream extends FilterOutputStream {
                 raw.close();
             } else {
                 hashing.flush();
-                ManifestEntry finished = new ManifestEntry(pipelineId, checkpointId, file, hashing.length(),
-                        hashing.sha256Hex());
+                String digest = hashing.sha256Hex();
+                ManifestEntry finished = new ManifestEntry(pipelineId, checkpointId, file, hashing.length(), digest,
+                        hashing.chunks());
                 syncs.submit(path, raw);
                 entry = finished;
             }

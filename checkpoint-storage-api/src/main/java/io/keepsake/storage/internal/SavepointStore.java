@@ -45,12 +45,19 @@ public final class SavepointStore {
     private final StorageLayout layout;
     private final StorageFileSystem fs;
     private final InFlightAttempts inFlight;
+    private final FormatSettings format;
 
-    /** A store over the savepoint root of {@code layout}. */
+    /** A store over the savepoint root of {@code layout} with the default format settings. */
     public SavepointStore(StorageLayout layout, InFlightAttempts inFlight) {
+        this(layout, inFlight, FormatSettings.standard());
+    }
+
+    /** A store over the savepoint root of {@code layout} that writes and verifies as {@code format} says. */
+    public SavepointStore(StorageLayout layout, InFlightAttempts inFlight, FormatSettings format) {
         this.layout = layout;
         this.fs = layout.fileSystem();
         this.inFlight = inFlight;
+        this.format = format;
     }
 
     /** Starts a staged savepoint. */
@@ -70,7 +77,7 @@ public final class SavepointStore {
             throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
                     + request.jobId() + ": " + e.getMessage() + " (" + target + ")", e);
         }
-        return StagedSavepointWriter.begin(layout, request, inFlight, listener);
+        return StagedSavepointWriter.begin(layout, request, inFlight, listener, format);
     }
 
     /** The complete savepoints of a job, newest first. */
@@ -247,8 +254,19 @@ public final class SavepointStore {
             throw new InvalidStorageArgumentException("Cannot open payload: it is not in the manifest of savepoint "
                     + handle.savepointId() + " of job " + handle.jobId() + " (" + entry.file() + ")");
         }
+        int version = handle.meta().formatVersion();
+        if (version >= MetadataCodec.FIRST_CHUNKED_VERSION && entry.chunks() == null) {
+            throw new SavepointCorruptedException(fs.child(handle.location(), MetadataCodec.FILE_NAME), "The manifest"
+                    + " of savepoint " + handle.savepointId() + " of job " + handle.jobId() + " is in format version "
+                    + version + " but has no chunk digests for " + entry.file(), "chunk digests", "none");
+        }
         try {
-            return new VerifyingInputStream(fs.open(path), path, entry.length(), entry.sha256());
+            InputStream raw = fs.open(path);
+            if (version >= MetadataCodec.FIRST_CHUNKED_VERSION) {
+                return format.verification().open(raw, path, entry.file() + " of savepoint " + handle.savepointId()
+                        + " of job " + handle.jobId(), entry);
+            }
+            return new VerifyingInputStream(raw, path, entry.length(), entry.sha256());
         } catch (NoSuchFileException e) {
             requireRegularPayload(path, e);
             requireStillPublished(handle, e);
@@ -317,8 +335,10 @@ public final class SavepointStore {
                             status.get().type().name().toLowerCase(java.util.Locale.ROOT));
                 }
                 if (status.isPresent() && status.get().length() != entry.length()) {
-                    throw new SavepointCorruptedException(path, "Payload length does not match the manifest",
-                            entry.length() + " bytes", status.get().length() + " bytes");
+                    long offset = mismatchOffset(entry, status.get().length());
+                    throw new SavepointCorruptedException(path, offset, "Payload length does not match the manifest"
+                            + " of savepoint " + savepointId + " of job " + jobId + "; it stops matching at byte offset "
+                            + offset, entry.length() + " bytes", status.get().length() + " bytes", null);
                 }
             } catch (IOException e) {
                 throw new SavepointStorageException("Cannot read payload of savepoint " + savepointId + " of job "
@@ -339,14 +359,27 @@ public final class SavepointStore {
         return new SavepointContent(handle, payloads);
     }
 
+    /**
+     * Where a payload of {@code actual} bytes stops matching its entry: the manifest's length when
+     * the file is longer; when it is shorter, where it ends, or with chunk digests the start of the
+     * chunk it ends in (as the chunked stream reports it).
+     */
+    private static long mismatchOffset(ManifestEntry entry, long actual) {
+        if (actual >= entry.length()) {
+            return entry.length();
+        }
+        return entry.chunks() == null ? actual : entry.chunks().offset((int) (actual / entry.chunks().chunkSize()));
+    }
+
     private static void requireReadableFormat(SavepointHandle handle) {
         int version = handle.meta().formatVersion();
         if (version > Versions.CURRENT_FORMAT_VERSION) {
             throw new SavepointIncompatibleException("Cannot read savepoint " + handle.savepointId() + " of job "
                     + handle.jobId() + ": it was written in format version " + version + " by a newer Keepsake ("
-                    + handle.meta().producerVersion() + "); this build reads versions 1 to "
-                    + Versions.CURRENT_FORMAT_VERSION + "; read it with a build that supports version " + version
-                    + " (" + handle.location() + ")", version, 1, Versions.CURRENT_FORMAT_VERSION);
+                    + handle.meta().producerVersion() + "); this build reads versions " + Versions.OLDEST_FORMAT_VERSION
+                    + " to " + Versions.CURRENT_FORMAT_VERSION + "; read it with a build that supports version "
+                    + version + " (" + handle.location() + ")", version, Versions.OLDEST_FORMAT_VERSION,
+                    Versions.CURRENT_FORMAT_VERSION);
         }
     }
 

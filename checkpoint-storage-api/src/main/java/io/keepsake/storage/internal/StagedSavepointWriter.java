@@ -11,7 +11,6 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
-import io.keepsake.storage.Versions;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -88,11 +87,13 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private String sharedIndexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
     private final PayloadSyncs syncs;
+    private final FormatSettings format;
     private State state = State.OPEN;
 
     private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
-                                  InFlightAttempts inFlight, StorageListener listener) {
+                                  InFlightAttempts inFlight, StorageListener listener, FormatSettings format) {
         this.listener = listener;
+        this.format = format;
         this.layout = layout;
         this.fs = layout.fileSystem();
         this.request = request;
@@ -117,19 +118,20 @@ public final class StagedSavepointWriter implements SavepointWriter {
      */
     public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
                                               InFlightAttempts inFlight) {
-        return begin(layout, request, inFlight, StorageListener.NONE);
+        return begin(layout, request, inFlight, StorageListener.NONE, FormatSettings.standard());
     }
 
     /**
      * Like {@link #begin(StorageLayout, SavepointRequest, InFlightAttempts)}, telling {@code listener}
-     * of the commit or abort.
+     * of the commit or abort and writing in the format {@code format} says.
      *
      * @throws SavepointStorageException when the root, lease or work directory cannot be written
      */
     public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
-                                              InFlightAttempts inFlight, StorageListener listener) {
+                                              InFlightAttempts inFlight, StorageListener listener,
+                                              FormatSettings format) {
         String attemptId = newAttemptId(request.savepointId());
-        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight, listener);
+        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight, listener, format);
         try {
             RootMarker.ensure(w.fs, layout.savepointRoot());
             w.lease = inFlight.acquire(w.workDir, layout.leasePath(request.jobId(), attemptId));
@@ -172,8 +174,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     + request.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
         }
         writtenFiles.add(file);
-        PayloadOutputStream stream = new PayloadOutputStream(raw, pipelineId, checkpointId, file, path, syncs,
-                this::payloadClosed);
+        PayloadOutputStream stream = new PayloadOutputStream(raw, format.newPayloadDigest(), pipelineId, checkpointId,
+                file, path, syncs, this::payloadClosed);
         openStreams.add(stream);
         return stream;
     }
@@ -217,7 +219,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         List<ManifestEntry> manifest = new ArrayList<>(entries);
         manifest.sort(Comparator.comparingInt(ManifestEntry::pipelineId));
-        SavepointMeta meta = new SavepointMeta(Versions.CURRENT_FORMAT_VERSION, request.savepointId(), request.jobId(),
+        SavepointMeta meta = new SavepointMeta(format.writeVersion(), request.savepointId(), request.jobId(),
                 request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);

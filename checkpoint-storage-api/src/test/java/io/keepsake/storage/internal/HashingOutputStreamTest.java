@@ -19,7 +19,16 @@ class HashingOutputStreamTest {
         new Random(7).nextBytes(data);
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         HashingOutputStream out = new HashingOutputStream(sink);
-        int[] steps = {1, 100, HashingOutputStream.PARALLEL_MIN_BYTES, 17, 2 * HashingOutputStream.PARALLEL_MIN_BYTES - 1};
+        writeInSteps(out, data, new int[] {1, 100, HashingOutputStream.PARALLEL_MIN_BYTES, 17,
+                2 * HashingOutputStream.PARALLEL_MIN_BYTES - 1});
+
+        assertThat(sink.toByteArray()).isEqualTo(data);
+        assertThat(out.length()).isEqualTo(data.length);
+        assertThat(out.sha256Hex()).isEqualTo(Hex.encodeHexString(HashingOutputStream.sha256().digest(data)));
+    }
+
+    /** Writes {@code data} in writes of the given sizes in turn (a size of 1 as a single-byte write). */
+    static void writeInSteps(OutputStream out, byte[] data, int[] steps) throws IOException {
         int off = 0;
         for (int i = 0; off < data.length; i++) {
             int n = Math.min(steps[i % steps.length], data.length - off);
@@ -30,10 +39,6 @@ class HashingOutputStreamTest {
             }
             off += n;
         }
-
-        assertThat(sink.toByteArray()).isEqualTo(data);
-        assertThat(out.length()).isEqualTo(data.length);
-        assertThat(out.sha256Hex()).isEqualTo(Hex.encodeHexString(HashingOutputStream.sha256().digest(data)));
     }
 
     @Test

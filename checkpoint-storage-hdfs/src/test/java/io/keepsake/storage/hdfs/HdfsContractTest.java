@@ -1,11 +1,22 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.fixtures.tck.FormatVersionsContractTest;
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
-/** The whole backend contract kit, fault-injection sweep included, on a real (in-process) HDFS. */
+import java.util.Map;
+
+/**
+ * The whole backend contract kit, fault-injection sweep included, on a real (in-process) HDFS,
+ * and both savepoint format versions through the reader registry on the same cluster.
+ */
 class HdfsContractTest extends StorageFaultContractTest {
 
     private static MiniHdfs hdfs;
@@ -35,5 +46,25 @@ class HdfsContractTest extends StorageFaultContractTest {
     @Override
     protected String newBaseDirectory() {
         return fs.normalizeRoot(hdfs.freshDirectory("/tck"));
+    }
+
+    /** Format versions 1 and 2 written into one root of this cluster, read through the reader registry. */
+    @Nested
+    class FormatVersions extends FormatVersionsContractTest {
+
+        @Override
+        protected StorageFileSystem fileSystem() {
+            return fs;
+        }
+
+        @Override
+        protected String newBaseDirectory() {
+            return fs.normalizeRoot(hdfs.freshDirectory("/versions"));
+        }
+
+        @Override
+        protected Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+            return SavepointReaderRegistry.standard().read(storage, handle);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
@@ -48,7 +49,8 @@ import java.util.Set;
  *
  * <p>Writes: a created file is buffered up to one part ({@link #partSize()}); a small file is one
  * {@code PutObject}, a larger one a multipart upload with that many bytes per part, whatever its
- * size. It appears, whole, when its stream's {@code sync()} returns
+ * size. The part size is a whole multiple of the savepoint chunk size, so every part of a
+ * format-version-2 payload starts and ends on a chunk boundary (only the last part is shorter). It appears, whole, when its stream's {@code sync()} returns
  * ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it, or whose upload failed, is
  * aborted on the server and leaves nothing visible. A must-create is conditional
  * ({@code If-None-Match: *} on the PUT or on {@code CompleteMultipartUpload}); a 412 is
@@ -88,7 +90,8 @@ public final class S3FileSystem implements StorageFileSystem {
      *
      * @param client            the client; closed with this file system
      * @param defaultBucket     the bucket of absolute keys ({@code /a/b}), or null to accept only {@code s3://} paths
-     * @param partSize          bytes per multipart part, at least {@link #MIN_PART_SIZE}
+     * @param partSize          bytes per multipart part, at least {@link #MIN_PART_SIZE} and a whole multiple of
+     *                          {@link ChunkDigests#CHUNK_SIZE}, so that a payload's parts hold whole chunks
      * @param conditionalWrites true to create with {@code If-None-Match: *}; false (only when the
      *                          store ignores it and the user opted in) checks before writing, which
      *                          two racing creators can both pass
@@ -100,6 +103,11 @@ public final class S3FileSystem implements StorageFileSystem {
         if (partSize < MIN_PART_SIZE) {
             throw new InvalidStorageArgumentException("Cannot configure S3 storage: the part size must be at least "
                     + MIN_PART_SIZE + " bytes (" + partSize + ")");
+        }
+        if (partSize % ChunkDigests.CHUNK_SIZE != 0) {
+            throw new InvalidStorageArgumentException("Cannot configure S3 storage: the part size must be a whole"
+                    + " multiple of the savepoint chunk size, " + ChunkDigests.CHUNK_SIZE + " bytes, so that every part"
+                    + " of a payload holds whole chunks (" + partSize + ")");
         }
         this.client = client;
         this.defaultBucket = defaultBucket;

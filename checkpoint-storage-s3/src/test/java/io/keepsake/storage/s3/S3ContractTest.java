@@ -1,11 +1,22 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.fixtures.tck.FormatVersionsContractTest;
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
-/** The whole backend contract kit, fault-injection sweep included, on an in-process S3Proxy. */
+import java.util.Map;
+
+/**
+ * The whole backend contract kit, fault-injection sweep included, on an in-process S3Proxy, and
+ * both savepoint format versions through the reader registry on the same server.
+ */
 class S3ContractTest extends StorageFaultContractTest {
 
     private static S3ProxyServer server;
@@ -45,5 +56,25 @@ class S3ContractTest extends StorageFaultContractTest {
     @Override
     protected String newBaseDirectory() {
         return fs.normalizeRoot(S3ProxyServer.freshDirectory("tck"));
+    }
+
+    /** Format versions 1 and 2 written into one root on this server, read through the reader registry. */
+    @Nested
+    class FormatVersions extends FormatVersionsContractTest {
+
+        @Override
+        protected StorageFileSystem fileSystem() {
+            return fs;
+        }
+
+        @Override
+        protected String newBaseDirectory() {
+            return fs.normalizeRoot(S3ProxyServer.freshDirectory("versions"));
+        }
+
+        @Override
+        protected Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+            return SavepointReaderRegistry.standard().read(storage, handle);
+        }
     }
 }

@@ -36,8 +36,8 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Rewrites a job's legacy v0 state (SeaTunnel 2.3.x checkpoint files) as a format-version-1
- * savepoint bundle. It reads the latest checkpoint of every pipeline through the legacy SPI,
+ * Rewrites a job's legacy v0 state (SeaTunnel 2.3.x checkpoint files) as a savepoint bundle in
+ * the format version the storage writes (version 2 unless {@code savepoint.format-version} says 1). It reads the latest checkpoint of every pipeline through the legacy SPI,
  * decodes each with {@link LegacyCheckpointCodec}, writes them with {@link CheckpointWireCodec}
  * into a staged savepoint of kind manual whose properties record {@code migratedFrom=legacy-v0},
  * commits it, then reads it back through {@link SavepointReaderRegistry} and requires whole-object
@@ -270,7 +270,8 @@ public final class LegacyMigration {
                 .collect(Collectors.joining(", "));
     }
 
-    private static OutputStream counting(OutputStream out, Progress progress) {
+    /** {@code out}, telling {@code progress} of every byte written through it. */
+    static OutputStream counting(OutputStream out, Progress progress) {
         return new FilterOutputStream(out) {
             @Override
             public void write(int b) throws IOException {
@@ -307,6 +308,15 @@ public final class LegacyMigration {
             problem = "it does not read back: " + e.getMessage();
             cause = e;
         }
+        throw discard(savepoints, handle, problem, cause);
+    }
+
+    /**
+     * A savepoint just written that does not read back as it must is deleted at once, so that a
+     * restore can never pick it up; the returned error says why and whether the delete worked.
+     */
+    static SavepointStorageException discard(SavepointStorage savepoints, SavepointHandle handle, String problem,
+                                             SavepointStorageException cause) {
         String outcome;
         try {
             savepoints.deleteSavepoint(handle.jobId(), handle.savepointId());
@@ -314,7 +324,7 @@ public final class LegacyMigration {
         } catch (SavepointStorageException e) {
             outcome = "deleting it failed too (" + e.getMessage() + "); delete it before restoring this job";
         }
-        throw new SavepointStorageException("Cannot migrate job " + handle.jobId() + ": savepoint "
+        return new SavepointStorageException("Cannot migrate job " + handle.jobId() + ": savepoint "
                 + handle.savepointId() + " was written but " + problem + "; " + outcome + " (" + handle.location() + ")",
                 cause);
     }

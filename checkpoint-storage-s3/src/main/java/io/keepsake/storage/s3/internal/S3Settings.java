@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3.internal;
 
+import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -31,6 +32,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.regex.Pattern;
 
 /**
@@ -43,7 +46,8 @@ import java.util.regex.Pattern;
  * @param pathStyle           {@code fs.s3a.path.style.access}
  * @param credentials         what signs the requests
  * @param credentialsSource   which keys or chain gave the credentials, for messages
- * @param partSize            {@code fs.s3a.multipart.size} in bytes
+ * @param partSize            {@code fs.s3a.multipart.size} in bytes, rounded up to a whole multiple of the
+ *                            savepoint chunk size (1 MiB) so that parts hold whole chunks
  * @param connectTimeout      {@code fs.s3a.connection.establish.timeout}
  * @param socketTimeout       {@code fs.s3a.connection.timeout}
  * @param maxAttempts         {@code fs.s3a.attempts.maximum}: tries per request, the first included
@@ -93,6 +97,8 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
             CONDITIONAL_WRITES);
 
     /** The {@code storage.type} values this backend accepts. */
+    private static final Logger LOG = LoggerFactory.getLogger(S3Settings.class);
+
     public static final Set<String> STORAGE_TYPES = Set.of("s3", "s3a");
 
     /**
@@ -166,9 +172,15 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
         }
         AwsCredentialsProvider credentials = chain.size() == 1 ? chain.get(0)
                 : AwsCredentialsProviderChain.builder().credentialsProviders(chain).build();
-        int partSize = (int) Math.min(Integer.MAX_VALUE - 8, bytes(o, PART_SIZE, 8L << 20));
-        if (partSize < 5 << 20) {
+        long configuredPart = bytes(o, PART_SIZE, 8L << 20);
+        if (configuredPart < 5 << 20) {
             throw invalid(PART_SIZE, "must be at least 5M, the smallest part S3 accepts", o.get(PART_SIZE));
+        }
+        int partSize = alignedPartSize(configuredPart);
+        if (partSize != configuredPart) {
+            LOG.info("S3 storage: {}={} is not a whole multiple of the savepoint chunk size ({} bytes); parts of"
+                    + " {} bytes are used, so every part holds whole chunks", PART_SIZE, o.get(PART_SIZE),
+                    ChunkDigests.CHUNK_SIZE, partSize);
         }
         Duration connect = duration(o, CONNECT_TIMEOUT, Duration.ofSeconds(10));
         Duration socket = duration(o, SOCKET_TIMEOUT, Duration.ofSeconds(60));
@@ -232,6 +244,16 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
             builder.endpointOverride(endpoint);
         }
         return builder.build();
+    }
+
+    /**
+     * A configured part size rounded up to a whole multiple of the savepoint chunk size (within an
+     * int), so that every part of a payload holds whole chunks.
+     */
+    static int alignedPartSize(long configured) {
+        long chunk = ChunkDigests.CHUNK_SIZE;
+        long largest = (Integer.MAX_VALUE - 8) / chunk * chunk;
+        return (int) Math.min(largest, (configured + chunk - 1) / chunk * chunk);
     }
 
     private static Map<String, String> providers() {

@@ -1,0 +1,100 @@
+package io.keepsake.reader;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.wire.CheckpointWireCodec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code engine-wire-v1} payloads of one savepoint, streamed through the storage's verifying
+ * streams (which check them as their format version says) and decoded, for the readers of every
+ * format version whose payloads are {@code engine-wire-v1}; the checkpoint's pipeline and
+ * checkpoint ids must match the manifest. Stateless and thread-safe.
+ */
+final class WirePayloads {
+
+    private final CheckpointWireCodec codec = new CheckpointWireCodec();
+    private final int formatVersion;
+
+    /** The payloads of savepoints in {@code formatVersion}, as its reader reads them. */
+    WirePayloads(int formatVersion) {
+        this.formatVersion = formatVersion;
+    }
+
+    /** Every pipeline's checkpoint, keyed by pipeline id. */
+    Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+        requirePayloadFormat(handle);
+        Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
+        for (ManifestEntry entry : handle.meta().manifest()) {
+            String source = handle.location() + "/" + entry.file();
+            CompletedCheckpoint cp = readPayload(storage, handle, entry, source,
+                    in -> codec.decode(in, entry.length(), source));
+            requireManifestIds(entry, source, cp.pipelineId(), cp.checkpointId());
+            byPipeline.put(entry.pipelineId(), cp);
+        }
+        return byPipeline;
+    }
+
+    /** Every payload read, verified and decoded without keeping the state; the pipelines that checked, in order. */
+    List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
+        requirePayloadFormat(handle);
+        List<Integer> pipelines = new ArrayList<>();
+        for (ManifestEntry entry : handle.meta().manifest()) {
+            String source = handle.location() + "/" + entry.file();
+            CheckpointWireCodec.CheckpointSummary summary = readPayload(storage, handle, entry, source,
+                    in -> codec.check(in, entry.length(), source));
+            requireManifestIds(entry, source, summary.pipelineId(), summary.checkpointId());
+            pipelines.add(entry.pipelineId());
+        }
+        Collections.sort(pipelines);
+        return List.copyOf(pipelines);
+    }
+
+    /** Decoding one payload stream. */
+    private interface PayloadDecoder<T> {
+        T decode(InputStream in) throws IOException;
+    }
+
+    private static <T> T readPayload(SavepointStorage storage, SavepointHandle handle, ManifestEntry entry,
+                                     String source, PayloadDecoder<T> decoder) {
+        try (InputStream in = storage.openPayload(handle, entry)) {
+            T value = decoder.decode(in);
+            if (in.read() != -1) {
+                throw new SavepointCorruptedException(source, "Payload has bytes after its checkpoint", "end", "more");
+            }
+            return value;
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot read payload of savepoint " + handle.savepointId()
+                    + " of job " + handle.jobId() + ": " + e.getMessage() + " (" + source + ")", e);
+        }
+    }
+
+    private void requirePayloadFormat(SavepointHandle handle) {
+        String format = handle.meta().payloadFormat();
+        if (!CheckpointWireCodec.FORMAT_NAME.equals(format)) {
+            throw new SavepointIncompatibleException("Cannot read savepoint " + handle.savepointId() + " of job "
+                    + handle.jobId() + ": payload format '" + format + "' is not " + CheckpointWireCodec.FORMAT_NAME
+                    + " (" + handle.location() + ")", formatVersion, formatVersion, formatVersion);
+        }
+    }
+
+    private static void requireManifestIds(ManifestEntry entry, String source, int pipelineId, long checkpointId) {
+        if (pipelineId != entry.pipelineId() || checkpointId != entry.checkpointId()) {
+            throw new SavepointCorruptedException(source, "Payload holds another checkpoint than the manifest says",
+                    "pipeline " + entry.pipelineId() + " checkpoint " + entry.checkpointId(),
+                    "pipeline " + pipelineId + " checkpoint " + checkpointId);
+        }
+    }
+}
