@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar io.keepsake.bench.BenchmarkReport
  * [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--only disk,lookup,...] [--out FILE]}.
  * {@code --only} runs the named sections alone (a section's class name without "Section", lower
- * case: disk, heap, lookup, smallsavepoint, codec, hdfs, s3). {@code --quick} is a smoke test
+ * case: restore, disk, heap, lookup, smallsavepoint, codec, hdfs, s3, seatunnelstore). {@code --quick} is a smoke test
  * on small sizes (about a minute; its figures are not the goals'); the full run takes about ten
  * minutes. The report is printed and written to {@code benchmark-report.md} in the {@code target}
  * directory the classes were loaded from (else the working directory), or to {@code --out}.
@@ -44,7 +44,8 @@ public final class BenchmarkReport {
      */
     public static List<ReportSection> sections() {
         return List.of(
-                new DiskSection(),            // restore vs raw and SeaTunnel; save vs raw and SeaTunnel
+                new RestoreSection(),         // restore v2 vs the hash bound, SeaTunnel, v1; verify threads table
+                new DiskSection(),            // save (v2) vs raw write + fsync and SeaTunnel
                 new HeapSection(),            // extra heap: save, restore, keepsake verify -Xmx128m
                 new LookupSection(),          // newest savepoint, 10 vs 10,000; 10,000 tied vs distinct
                 new SmallSavepointSection(),  // 4 pipelines vs the fsynced legacy store
@@ -197,6 +198,11 @@ public final class BenchmarkReport {
             md.append("| ").append(cell(row.comparison())).append(" | ").append(cell(row.goal())).append(" | ")
                     .append(cell(row.measured())).append(" | ").append(cell(row.spread())).append(" | ")
                     .append(row.verdict().text()).append(" |\n");
+        }
+        for (SectionRun s : run.sections()) {
+            for (String table : s.result().tables()) {
+                md.append('\n').append(table);
+            }
         }
         md.append("\nHow each section measured:\n\n");
         for (SectionRun s : run.sections()) {

@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param mode             {@code full}, {@code quick} or {@code tiny} (the unit test's)
  * @param dataDirectory    where the disk sections write (below it, one fresh directory per section)
- * @param diskSizes        the state sizes of the save and restore section, in bytes (one pipeline each)
+ * @param diskSizes        the state sizes of the restore and the save sections, in bytes (one pipeline each)
  * @param diskWarmup       discarded rounds per size
  * @param diskRounds       measured rounds per size, in the order of {@code diskSizes}
  * @param smallPipelineBytes the state of each of the 4 pipelines of the small-savepoint section

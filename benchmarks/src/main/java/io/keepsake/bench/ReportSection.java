@@ -25,15 +25,23 @@ public interface ReportSection {
     /**
      * What a section measured.
      *
-     * @param rows  its rows of the goals table
-     * @param notes how it measured them, one Markdown bullet each
+     * @param rows   its rows of the goals table
+     * @param notes  how it measured them, one Markdown bullet each
+     * @param tables further tables, printed after the goals table: each a Markdown block (a line
+     *               saying what it shows, then the table)
      */
-    record Result(List<GoalRow> rows, List<String> notes) {
+    record Result(List<GoalRow> rows, List<String> notes, List<String> tables) {
 
         /** Copies the lists. */
         public Result {
             rows = List.copyOf(rows);
             notes = List.copyOf(notes);
+            tables = List.copyOf(tables);
+        }
+
+        /** A result with rows and notes only. */
+        public Result(List<GoalRow> rows, List<String> notes) {
+            this(rows, notes, List.of());
         }
     }
 }

@@ -16,13 +16,17 @@ class BenchmarkReportTest {
 
     /** The rows' comparisons start so, in this order, for the tiny mode's two disk sizes. */
     private static final List<String> ROW_PREFIXES = List.of(
-            "restore (read + verify + decode) vs raw read of the same files, 64 KiB",
-            "restore vs SeaTunnel 2.3.8 restore (unverified), 64 KiB",
-            "restore (read + verify + decode) vs raw read of the same files, 256 KiB",
-            "restore vs SeaTunnel 2.3.8 restore (unverified), 256 KiB",
-            "save (encode + SHA-256 + write + fsync + commit) vs raw write + fsync, 64 KiB",
+            "restore, format version 2 (read + verify + decode) vs the hash bound (slower of the raw read and SHA-256"
+                    + " on every core), 64 KiB",
+            "restore, format version 2 vs SeaTunnel 2.3.8 restore (unverified), 64 KiB",
+            "restore, format version 2 vs format version 1 (one SHA-256 stream), 64 KiB",
+            "restore, format version 2 (read + verify + decode) vs the hash bound (slower of the raw read and SHA-256"
+                    + " on every core), 256 KiB",
+            "restore, format version 2 vs SeaTunnel 2.3.8 restore (unverified), 256 KiB",
+            "restore, format version 2 vs format version 1 (one SHA-256 stream), 256 KiB",
+            "save, format version 2 (encode + chunk SHA-256 + write + fsync + commit) vs raw write + fsync, 64 KiB",
             "save vs SeaTunnel 2.3.8 save (no fsync, no checksum), 64 KiB",
-            "save (encode + SHA-256 + write + fsync + commit) vs raw write + fsync, 256 KiB",
+            "save, format version 2 (encode + chunk SHA-256 + write + fsync + commit) vs raw write + fsync, 256 KiB",
             "save vs SeaTunnel 2.3.8 save (no fsync, no checksum), 256 KiB",
             "extra heap while saving 4 MiB",
             "extra heap while restoring 4 MiB",
@@ -53,14 +57,16 @@ class BenchmarkReportTest {
             assertThat(row.measured()).matches(".*\\d.*|passes");
             assertThat(row.spread()).isNotBlank();
         });
-        assertThat(measured.subList(0, 8)).allSatisfy(row ->
-                assertThat(row.spread()).matches("IQR [0-9.]+-[0-9.]+, min-max [0-9.]+-[0-9.]+, 2 rounds"));
+        assertThat(measured.subList(0, 10)).allSatisfy(row ->
+                assertThat(row.spread()).matches("IQR [0-9.]+-[0-9.]+, min-max [0-9.]+-[0-9.]+, 2 rounds(; .*)?"));
+        assertThat(rows.get(0).spread()).matches(".*; the hash \\(\\d+ cores?\\) set the bound in [0-2] of 2 rounds;"
+                + " vs the raw read alone [0-9.]+x");
         // Verify streams: a 4 MiB savepoint always fits in 128 MiB.
-        assertThat(rows.get(10).measured()).isEqualTo("passes");
+        assertThat(rows.get(12).measured()).isEqualTo("passes");
         // The lookup found the newest savepoint and counted the metadata files it opened.
-        assertThat(rows.get(11).measured()).matches("[0-9.]+x; \\d+ vs \\d+ metadata files");
-        assertThat(rows.get(12).measured()).matches("[0-9.]+x");
-        assertThat(rows.get(12).spread()).contains("metadata files read");
+        assertThat(rows.get(13).measured()).matches("[0-9.]+x; \\d+ vs \\d+ metadata files");
+        assertThat(rows.get(14).measured()).matches("[0-9.]+x");
+        assertThat(rows.get(14).spread()).contains("metadata files read");
         // The mini cluster and the S3 server are off in the tiny mode.
         assertThat(rows.subList(rows.size() - 6, rows.size() - 2)).allSatisfy(row -> {
             assertThat(row.verdict()).isEqualTo(GoalRow.Verdict.NOT_RUN);
@@ -73,12 +79,87 @@ class BenchmarkReportTest {
         });
 
         String markdown = BenchmarkReport.render(run, options);
-        List<String> tableLines = markdown.lines().filter(line -> line.startsWith("| ")).toList();
+        List<String> lines = markdown.lines().toList();
+        int header = lines.indexOf("| comparison | goal | measured (median) | spread | verdict |");
+        List<String> tableLines = lines.subList(header, lines.size()).stream().takeWhile(line -> line.startsWith("| "))
+                .toList();
         assertThat(tableLines).hasSize(2 + rows.size());
         assertThat(tableLines.get(0)).isEqualTo("| comparison | goal | measured (median) | spread | verdict |");
         assertThat(tableLines.subList(2, tableLines.size())).allSatisfy(line ->
                 assertThat(line.chars().filter(c -> c == '|').count()).isEqualTo(6));
         assertThat(markdown).contains("- Machine: ").contains("- Disk: ").contains("Not met in this run: ");
+
+        // The thread table follows the goals table: restore at the largest size on 1, 2, 4 and the
+        // processors' count of verifier threads, in the same rounds.
+        int cores = Runtime.getRuntime().availableProcessors();
+        int threadHeader = lines.indexOf("| verify threads | restore (median) | spread | speed vs 1 thread"
+                + " | of the hash bound |");
+        assertThat(threadHeader).isGreaterThan(header);
+        assertThat(lines.get(threadHeader - 2)).startsWith("Restore of 256 KiB (format version 2) against"
+                + " `savepoint.verify-threads`, on " + cores + " core");
+        List<String> threadRows = lines.subList(threadHeader + 2, lines.size()).stream()
+                .takeWhile(line -> line.startsWith("| ")).toList();
+        assertThat(threadRows).hasSize(RestoreSection.tableThreads(cores).size());
+        assertThat(threadRows.get(0)).matches("\\| 1( \\(default here\\))? \\| [0-9.]+ ms \\| IQR .*, 2 rounds \\|"
+                + " 1\\.00x \\(IQR 1\\.00-1\\.00\\) \\| [0-9.]+x \\|");
+        assertThat(threadRows).anySatisfy(line -> assertThat(line).startsWith("| " + cores + " (default here) | "));
+    }
+
+    @Test
+    void restoreRowsJudgeRoundByRoundAgainstTheHashBoundSeaTunnelAndVersion1() {
+        // One SHA-256 stream took 160 for the 100 payload bytes: hashing 100 bytes on 2 cores takes 80.
+        double[] raw = {20, 20, 90};
+        double[] sha = {160, 160, 160};
+        double[] bound = RestoreSection.hashBound(raw, sha, 100, 100, 2);
+        assertThat(bound).containsExactly(80, 80, 90);
+        // The savepoint's files count, metadata included: 110 bytes take 88 at the same rate.
+        assertThat(RestoreSection.hashBound(new double[] {1}, sha, 100, 110, 2)).containsExactly(88.0);
+        // On one core the hash alone bounds.
+        assertThat(RestoreSection.hashBound(raw, sha, 100, 100, 1)).containsExactly(160, 160, 160);
+
+        GoalRow atGoal = RestoreSection.boundRow("256 MiB", 2, new double[] {100, 100, 112.5}, bound, raw);
+        assertThat(atGoal.measured()).isEqualTo("0.80x");
+        assertThat(atGoal.verdict()).isEqualTo(GoalRow.Verdict.MET);
+        assertThat(atGoal.spread()).isEqualTo("IQR 0.80-0.80, min-max 0.80-0.80, 3 rounds; the hash (2 cores) set"
+                + " the bound in 2 of 3 rounds; vs the raw read alone 0.20x");
+        GoalRow below = RestoreSection.boundRow("256 MiB", 2, new double[] {101, 101, 114}, bound, raw);
+        assertThat(below.measured()).isEqualTo("0.79x");
+        assertThat(below.verdict()).isEqualTo(GoalRow.Verdict.NOT_MET);
+
+        // Faster than SeaTunnel is needed: a tie does not meet the goal.
+        assertThat(RestoreSection.peerRow("1 MiB", new double[] {10, 10}, new double[] {10, 10}).verdict())
+                .isEqualTo(GoalRow.Verdict.NOT_MET);
+        GoalRow faster = RestoreSection.peerRow("1 MiB", new double[] {10, 10, 10}, new double[] {9, 11, 12});
+        assertThat(faster.measured()).isEqualTo("1.10x");
+        assertThat(faster.verdict()).isEqualTo(GoalRow.Verdict.MET);
+        GoalRow v1 = RestoreSection.v1Row("1 MiB", new double[] {10, 20}, new double[] {15, 30});
+        assertThat(v1.measured()).isEqualTo("1.50x");
+        assertThat(v1.verdict()).isEqualTo(GoalRow.Verdict.REPORTED);
+    }
+
+    @Test
+    void threadTableGivesEachCountsTimeItsSpeedAgainstOneThreadAndItsShareOfTheBound() {
+        assertThat(RestoreSection.tableThreads(2)).containsExactly(1, 2, 4);
+        assertThat(RestoreSection.tableThreads(1)).containsExactly(1, 2, 4);
+        assertThat(RestoreSection.tableThreads(16)).containsExactly(1, 2, 4, 16);
+
+        java.util.Map<String, double[]> samples = new java.util.TreeMap<>(java.util.Map.of(
+                "v2", new double[] {200e6, 220e6, 210e6},
+                "threads-1", new double[] {400e6, 400e6, 400e6},
+                "threads-2", new double[] {200e6, 220e6, 210e6},
+                "threads-4", new double[] {250e6, 200e6, 400e6},
+                "raw", new double[] {50e6, 50e6, 50e6}));
+        String table = RestoreSection.threadTable("256 MiB", 2, samples, new double[] {160e6, 160e6, 160e6});
+        assertThat(table.lines().toList()).containsExactly(
+                "Restore of 256 MiB (format version 2) against `savepoint.verify-threads`, on 2 cores (available"
+                        + " processors; the default is one thread per processor), all counts in the same rounds:",
+                "",
+                "| verify threads | restore (median) | spread | speed vs 1 thread | of the hash bound |",
+                "| --- | --- | --- | --- | --- |",
+                "| 1 | 400 ms | IQR 400-400 ms, min-max 400-400 ms, 3 rounds | 1.00x (IQR 1.00-1.00) | 0.40x |",
+                "| 2 (default here) | 210 ms | IQR 205-215 ms, min-max 200-220 ms, 3 rounds | 1.90x (IQR 1.86-1.95)"
+                        + " | 0.76x |",
+                "| 4 | 250 ms | IQR 225-325 ms, min-max 200-400 ms, 3 rounds | 1.60x (IQR 1.30-1.80) | 0.64x |");
     }
 
     @Test

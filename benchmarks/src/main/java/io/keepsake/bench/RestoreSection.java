@@ -1,0 +1,333 @@
+package io.keepsake.bench;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.reader.SavepointRestorer;
+import io.keepsake.storage.ChunkDigests;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.localfile.LocalFileSystem;
+import io.keepsake.wire.CheckpointWireCodec;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Verified restore of one pipeline's savepoint on the local disk (issue 23), at each of the
+ * report's sizes, from the page cache, every contender in the same interleaved rounds:
+ * <ul>
+ *   <li>Keepsake, format version 2 ({@link SavepointRestorer#restoreSavepoint}: metadata read and
+ *       checked, the payload's 1 MiB chunks checked on {@code savepoint.verify-threads} threads
+ *       while a read-ahead thread fills the buffers, engine-wire-v1 decoded), with the default
+ *       thread count (one per processor), and at the largest size also with 1, 2 and 4 threads;</li>
+ *   <li>Keepsake, format version 1 (the same state saved as version 1: one SHA-256 stream per
+ *       payload), beside version 2;</li>
+ *   <li>SeaTunnel 2.3.8's restore ({@code getLatestCheckpointByJobIdAndPipelineId} and both levels
+ *       deserialized, nothing verified);</li>
+ *   <li>the raw read of the version 2 savepoint's files with a {@link FileChannel} into one reused
+ *       1 MiB buffer, and one SHA-256 pass over the payload's bytes in memory on one thread.</li>
+ * </ul>
+ * The last two give, round by round, the hash bound: no verified restore can beat the raw read of
+ * its files, nor hashing their bytes on every core at the rate one SHA-256 stream showed in that
+ * round; the bound is the slower of the two.
+ */
+public final class RestoreSection implements ReportSection {
+
+    private static final String JOB = "7700000000000003";
+    private static final String V2_FIXTURE = "restore-v2";
+    private static final String V1_FIXTURE = "restore-v1";
+    private static final String BOUND_GOAL = ">= 0.8x of the hash bound";
+    private static final String PEER_GOAL = "> 1x (faster than SeaTunnel's unverified restore)";
+    private static final String V1_GOAL = "none: reported (version 1 beside version 2)";
+    /** The thread counts of the scaling table besides the machine's own processor count. */
+    private static final List<Integer> TABLE_THREADS = List.of(1, 2, 4);
+
+    /** Consumed results, so that no timed operation can be optimised away. */
+    private long sink;
+
+    @Override
+    public String title() {
+        return "Verified restore on the local disk (format version 2)";
+    }
+
+    @Override
+    public List<GoalRow> notRun(String why) {
+        return List.of(
+                GoalRow.notRun(boundComparison("each size"), BOUND_GOAL, why),
+                GoalRow.notRun(peerComparison("each size"), PEER_GOAL, why),
+                GoalRow.notRun(v1Comparison("each size"), V1_GOAL, why));
+    }
+
+    @Override
+    public Result run(ReportOptions options) throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<GoalRow> rows = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<String> tables = new ArrayList<>();
+        List<Long> sizes = options.diskSizes();
+        for (int i = 0; i < sizes.size(); i++) {
+            long size = sizes.get(i);
+            List<Integer> threads = i == sizes.size() - 1 ? tableThreads(cores) : List.of();
+            Path trial = BenchFiles.newTrialDirectory("restore");
+            try {
+                Measured m = measure(size, DiskSection.warmupRounds(options.diskWarmup(), size),
+                        options.diskRounds().get(i), threads, trial);
+                String label = ReportOptions.size(size);
+                double[] bound = hashBound(m.samples().get("raw"), m.samples().get("sha256"), m.payloadBytes(),
+                        m.fileBytes(), cores);
+                rows.add(boundRow(label, cores, m.samples().get("v2"), bound, m.samples().get("raw")));
+                rows.add(peerRow(label, m.samples().get("v2"), m.samples().get("seatunnel")));
+                rows.add(v1Row(label, m.samples().get("v2"), m.samples().get("v1")));
+                notes.add(label + ": median times per restore, version 2 / version 1 / SeaTunnel / raw read "
+                        + Spread.medianTimes(m.samples(), "v2", "v1", "seatunnel", "raw")
+                        + "; one SHA-256 stream over the "
+                        + m.payloadBytes() + " B payload " + Spread.of(m.samples().get("sha256")).medianMillis()
+                        + ", so hashing the savepoint's " + m.fileBytes() + " B on " + cores + " cores takes at least "
+                        + Spread.millis(Spread.of(hashTimes(m.samples().get("sha256"), m.payloadBytes(),
+                        m.fileBytes(), cores)).median()) + " ms (median over the rounds); "
+                        + chunks(m.payloadBytes()) + ".");
+                if (!threads.isEmpty()) {
+                    tables.add(threadTable(label, cores, m.samples(), bound));
+                }
+            } finally {
+                BenchFiles.deleteRecursively(trial);
+            }
+        }
+        notes.add("Restore ratios are speed ratios within a round: the other's time / Keepsake version 2's time"
+                + " (above 1: version 2 is faster). The hash bound of a round is the slower of the raw read of the"
+                + " version 2 savepoint's files (payload and metadata, FileChannel into one reused 1 MiB buffer) and"
+                + " those files' bytes / (" + cores + " cores x the rate of the round's one SHA-256 stream over the"
+                + " payload in memory); `savepoint.verify-threads` is " + StorageOptions.defaultVerifyThreads()
+                + " (one per processor) for the rows. Each size is one pipeline of " + BenchStates.REPORT_ACTIONS
+                + " actions x " + BenchStates.REPORT_PARALLELISM + " subtasks of random bytes, read from the page"
+                + " cache (files written once before the rounds); warm-up rounds discarded per size as in the save"
+                + " section (enough to run about 256 MiB through each contender first). The thread table is at the"
+                + " largest size only, each count on its own storage over the same files, in the rounds of the rows.");
+        return new Result(rows, notes, tables);
+    }
+
+    /**
+     * The verifier thread counts of the scaling table: 1, 2, 4 and the processors available,
+     * each once, in increasing order.
+     */
+    static List<Integer> tableThreads(int cores) {
+        TreeSet<Integer> counts = new TreeSet<>(TABLE_THREADS);
+        counts.add(cores);
+        return List.copyOf(counts);
+    }
+
+    /**
+     * What one size measured.
+     *
+     * @param samples      nanoseconds per round of each contender: {@code v2} (default threads),
+     *                     {@code v1}, {@code seatunnel}, {@code raw}, {@code sha256} and {@code threads-N}
+     * @param payloadBytes the payload's length, the bytes the SHA-256 contender hashes
+     * @param fileBytes    the version 2 savepoint's files (payload and metadata), the bytes the raw read reads
+     */
+    record Measured(Map<String, double[]> samples, long payloadBytes, long fileBytes) {
+    }
+
+    private Measured measure(long size, int warmup, int rounds, List<Integer> threads, Path trial) throws Exception {
+        CompletedCheckpoint state = BenchStates.reportState(size, Long.parseLong(JOB), 1, 1, 20_240_611L);
+        byte[] payload = new CheckpointWireCodec().encode(state);
+        SeaTunnelPath seaTunnel = new SeaTunnelPath(trial.resolve("seatunnel"));
+        seaTunnel.save(SeaTunnelPath.toEngine(state));
+        StorageOptions defaults = StorageOptions.of(trial.resolve("keepsake-checkpoints").toString(),
+                trial.resolve("keepsake-savepoints").toString(), 0);
+        List<KeepsakeStorage> opened = new ArrayList<>();
+        try {
+            KeepsakeStorage storage = open(opened, defaults);
+            SavepointHandle fixture = DiskSection.save(storage, JOB, V2_FIXTURE, state);
+            DiskSection.save(open(opened, defaults.withFormatVersion(1)), JOB, V1_FIXTURE, state);
+            List<Path> files = files(Path.of(fixture.location().replaceFirst("^file:", "")));
+            long fileBytes = 0;
+            for (Path file : files) {
+                fileBytes += Files.size(file);
+            }
+            SavepointRestorer restorer = new SavepointRestorer(storage);
+            ByteBuffer buffer = ByteBuffer.allocate(1024 * 1024);
+            List<Interleaved.Contender> contenders = new ArrayList<>(List.of(
+                    Interleaved.Contender.of("v2", () -> sink += restorer.restoreSavepoint(JOB, V2_FIXTURE)
+                            .checkpoints().size()),
+                    Interleaved.Contender.of("v1", () -> sink += restorer.restoreSavepoint(JOB, V1_FIXTURE)
+                            .checkpoints().size()),
+                    Interleaved.Contender.of("seatunnel", () -> sink += seaTunnel.restore(JOB, 1)
+                            .getTaskStates().size()),
+                    Interleaved.Contender.of("raw", () -> sink += readAll(files, buffer)),
+                    Interleaved.Contender.of("sha256", () -> sink += sha256(payload))));
+            for (int count : threads) {
+                if (count != defaults.verifyThreads()) {
+                    SavepointRestorer own = new SavepointRestorer(open(opened, defaults.withVerifyThreads(count)));
+                    contenders.add(Interleaved.Contender.of("threads-" + count, () -> sink += own
+                            .restoreSavepoint(JOB, V2_FIXTURE).checkpoints().size()));
+                }
+            }
+            Map<String, double[]> samples = new TreeMap<>(Interleaved.run(warmup, rounds, contenders));
+            if (threads.contains(defaults.verifyThreads())) {
+                samples.put("threads-" + defaults.verifyThreads(), samples.get("v2"));
+            }
+            return new Measured(samples, payload.length, fileBytes);
+        } finally {
+            for (KeepsakeStorage s : opened) {
+                s.close();
+            }
+        }
+    }
+
+    private static KeepsakeStorage open(List<KeepsakeStorage> opened, StorageOptions options) {
+        KeepsakeStorage storage = KeepsakeStorage.open(new LocalFileSystem(), options);
+        opened.add(storage);
+        return storage;
+    }
+
+    private static List<Path> files(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.sorted().toList();
+        }
+    }
+
+    /**
+     * Per round, how long hashing {@code hashedBytes} takes at best on {@code cores} cores, at the
+     * rate that round's single SHA-256 stream showed over {@code sampledBytes}.
+     */
+    static double[] hashTimes(double[] sha256, long sampledBytes, long hashedBytes, int cores) {
+        double[] times = new double[sha256.length];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = sha256[i] * hashedBytes / (double) sampledBytes / cores;
+        }
+        return times;
+    }
+
+    /**
+     * Per round, the time no verified restore can beat: the slower of the raw read of its files and
+     * hashing them on every core ({@link #hashTimes}).
+     */
+    static double[] hashBound(double[] raw, double[] sha256, long sampledBytes, long hashedBytes, int cores) {
+        double[] hash = hashTimes(sha256, sampledBytes, hashedBytes, cores);
+        double[] bound = new double[Math.min(raw.length, hash.length)];
+        for (int i = 0; i < bound.length; i++) {
+            bound[i] = Math.max(raw[i], hash[i]);
+        }
+        return bound;
+    }
+
+    private static String boundComparison(String label) {
+        return "restore, format version 2 (read + verify + decode) vs the hash bound (slower of the raw read and"
+                + " SHA-256 on every core), " + label;
+    }
+
+    private static String peerComparison(String label) {
+        return "restore, format version 2 vs SeaTunnel 2.3.8 restore (unverified), " + label;
+    }
+
+    private static String v1Comparison(String label) {
+        return "restore, format version 2 vs format version 1 (one SHA-256 stream), " + label;
+    }
+
+    /**
+     * The hash bound row: bound time / restore time per round, met when the median is at least
+     * 0.8; the spread also says how often the hash (not the raw read) set the bound, and the
+     * ratio to the raw read alone.
+     */
+    static GoalRow boundRow(String label, int cores, double[] restore, double[] bound, double[] raw) {
+        Spread ratio = Spread.of(Spread.ratios(bound, restore));
+        Spread vsRaw = Spread.of(Spread.ratios(raw, restore));
+        int hashBound = 0;
+        for (int i = 0; i < bound.length; i++) {
+            hashBound += bound[i] > raw[i] ? 1 : 0;
+        }
+        return new GoalRow(boundComparison(label), BOUND_GOAL, ratio.medianRatio(), ratio.ratioSpread()
+                + "; the hash (" + cores + " cores) set the bound in " + hashBound + " of " + bound.length
+                + " rounds; vs the raw read alone " + vsRaw.medianRatio(), GoalRow.Verdict.of(ratio.median() >= 0.8));
+    }
+
+    /** SeaTunnel's time / version 2's time per round, met when the median is above 1. */
+    static GoalRow peerRow(String label, double[] restore, double[] seaTunnel) {
+        Spread ratio = Spread.of(Spread.ratios(seaTunnel, restore));
+        return new GoalRow(peerComparison(label), PEER_GOAL, ratio.medianRatio(), ratio.ratioSpread(),
+                GoalRow.Verdict.of(ratio.median() > 1.0));
+    }
+
+    /** Version 1's time / version 2's time per round, reported. */
+    static GoalRow v1Row(String label, double[] restore, double[] v1) {
+        Spread ratio = Spread.of(Spread.ratios(v1, restore));
+        return new GoalRow(v1Comparison(label), V1_GOAL, ratio.medianRatio(), ratio.ratioSpread(),
+                GoalRow.Verdict.REPORTED);
+    }
+
+    /**
+     * The scaling table: restore time of version 2 against {@code savepoint.verify-threads}, each
+     * count's speed against one thread and its share of the hash bound, within the same rounds.
+     *
+     * @param samples nanoseconds per round, {@code threads-N} for each count N
+     * @param bound   the hash bound of each round
+     */
+    static String threadTable(String label, int cores, Map<String, double[]> samples, double[] bound) {
+        SortedMap<Integer, double[]> byThreads = new TreeMap<>();
+        samples.forEach((name, times) -> {
+            if (name.startsWith("threads-")) {
+                byThreads.put(Integer.parseInt(name.substring("threads-".length())), times);
+            }
+        });
+        double[] one = byThreads.get(1);
+        StringBuilder md = new StringBuilder();
+        md.append("Restore of ").append(label).append(" (format version 2) against `savepoint.verify-threads`, on ")
+                .append(cores).append(cores == 1 ? " core" : " cores")
+                .append(" (available processors; the default is one thread per processor), all counts in the same"
+                        + " rounds:\n\n");
+        md.append("| verify threads | restore (median) | spread | speed vs 1 thread | of the hash bound |\n");
+        md.append("| --- | --- | --- | --- | --- |\n");
+        byThreads.forEach((count, times) -> {
+            Spread time = Spread.of(times);
+            Spread speedup = Spread.of(Spread.ratios(one, times));
+            Spread ofBound = Spread.of(Spread.ratios(bound, times));
+            md.append("| ").append(count).append(count == cores ? " (default here)" : "").append(" | ")
+                    .append(time.medianMillis()).append(" | ").append(time.millisSpread()).append(" | ")
+                    .append(speedup.medianRatio()).append(" (IQR ").append(Spread.ratio(speedup.q1())).append('-')
+                    .append(Spread.ratio(speedup.q3())).append(") | ").append(ofBound.medianRatio()).append(" |\n");
+        });
+        return md.toString();
+    }
+
+    /** How many chunks a version 2 payload of {@code bytes} has, and what that means for the verifier threads. */
+    private static String chunks(long bytes) {
+        long count = ChunkDigests.chunkCount(bytes, ChunkDigests.CHUNK_SIZE);
+        return "the payload is " + count + (count == 1 ? " chunk, read and checked on the restoring thread"
+                : " chunks of at most " + ReportOptions.size(ChunkDigests.CHUNK_SIZE)
+                        + ", checked on the verifier threads");
+    }
+
+    /** One SHA-256 pass over {@code bytes}: the least a verified restore does. */
+    static long sha256(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes)[0];
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Cannot measure SHA-256: the JVM has no SHA-256", e);
+        }
+    }
+
+    /** Reads every file into the reused buffer and returns the bytes read. */
+    static long readAll(List<Path> files, ByteBuffer buffer) throws IOException {
+        long total = 0;
+        for (Path file : files) {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                int n;
+                while ((n = channel.read(buffer.clear())) >= 0) {
+                    total += n;
+                }
+            }
+        }
+        return total;
+    }
+}
