@@ -76,10 +76,7 @@ public final class LegacyCheckpointStore {
         }
         String temp = fs.child(jobDir, LegacyCheckpointFiles.tempName(name));
         try {
-            try (SyncableOutputStream out = fs.create(temp, true)) {
-                out.write(bytes);
-                out.sync();
-            }
+            writeTemp(temp, bytes);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);
             throw failure(state, target, e);
@@ -95,7 +92,7 @@ public final class LegacyCheckpointStore {
                             + target + ")");
                 }
                 try {
-                    fs.rename(temp, target);
+                    renameIntoPlace(state, temp, target, bytes);
                     published = true;
                     fs.syncDirectory(jobDir);
                     return name;
@@ -116,6 +113,33 @@ public final class LegacyCheckpointStore {
                 }
             }
         };
+    }
+
+    private void writeTemp(String temp, byte[] bytes) throws IOException {
+        try (SyncableOutputStream out = fs.create(temp, true)) {
+            out.write(bytes);
+            out.sync();
+        }
+    }
+
+    /**
+     * Renames a staged file into place. A caller may hold it staged longer than the lease timeout
+     * (a savepoint's bundle commit), after which a gc in another process takes it as a dead
+     * writer's leftover: when it is gone and nothing is at the target, it is written again first.
+     */
+    private void renameIntoPlace(PipelineState state, String temp, String target, byte[] bytes) throws IOException {
+        try {
+            fs.rename(temp, target);
+        } catch (IOException e) {
+            if (fs.stat(temp).isPresent() || fs.stat(target).isPresent()) {
+                throw e;
+            }
+            LOG.warn("Checkpoint {} of job {} pipeline {}: its staged file was removed before it was published (a gc"
+                    + " after the lease timeout?); writing it again ({})", state.checkpointId(), state.jobId(),
+                    state.pipelineId(), temp);
+            writeTemp(temp, bytes);
+            fs.rename(temp, target);
+        }
     }
 
     private static CheckpointStorageException failure(PipelineState state, String target, Exception e) {

@@ -44,6 +44,20 @@ class StagedCheckpointTest {
         }
     }
 
+    /** A gc in another process may take the staged file once it is older than the lease timeout. */
+    @Test
+    void aStagedFileRemovedBeforeThePublishIsWrittenAgain(@TempDir Path dir) throws Exception {
+        try (CheckpointStorage storage = new LocalFileStorageFactory().create(Map.of("namespace", dir.toString()))) {
+            try (StagedCheckpoint staged = storage.stageCheckPoint(new PipelineState(JOB, 1, 7, new byte[] {4, 5}))) {
+                Path temp = dir.resolve(JOB).resolve(names(dir.resolve(JOB)).get(0));
+                Files.delete(temp);
+                String name = staged.publish();
+                assertThat(names(dir.resolve(JOB))).containsExactly(name);
+            }
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").states()).containsExactly(4, 5);
+        }
+    }
+
     private static List<String> names(Path jobDir) throws Exception {
         try (Stream<Path> files = Files.list(jobDir)) {
             return files.map(p -> p.getFileName().toString()).toList();
