@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * The golden savepoint bundle of format version 2, committed under
  * {@code src-test-fixtures/src/main/resources/io/keepsake/fixtures/savepoint-v2/} and restored by
  * {@link GoldenV2BundleTest} forever; that test also writes the same input again and requires the
- * same bytes. {@link #main} wrote it once with this build's default writer (1 MiB chunks); run it
+ * same bytes. {@link #main} wrote it once with the default writer of its build ({@link #CHUNK_SIZE}); run it
  * only to add a bundle for a NEW format version (with a new directory), never to regenerate this
  * one. The expected content below is frozen: do not change it.
  *
@@ -37,6 +37,11 @@ public final class GoldenV2Bundle {
     static final String SAVEPOINT = "sp-golden-v2";
     static final List<Integer> PIPELINES = List.of(1, 2, 3);
     static final long CHECKPOINT_ID = 12;
+    /**
+     * The chunk size the bundle was written with, which its manifest records: 1 MiB, the default
+     * of the build that wrote it. Writing it again takes this size, whatever the default is now.
+     */
+    static final int CHUNK_SIZE = 1 << 20;
     /** When the bundle was triggered and committed, as its metadata records (fixed, so the bytes can be written again). */
     static final long TRIGGERED = 1_796_100_000_000L;
     static final long COMPLETED = 1_796_100_001_234L;

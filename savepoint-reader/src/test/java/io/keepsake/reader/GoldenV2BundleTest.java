@@ -1,6 +1,5 @@
 package io.keepsake.reader;
 
-import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
@@ -54,7 +53,7 @@ class GoldenV2BundleTest {
                 assertThat(h.meta().kind()).isEqualTo(SavepointKind.MANUAL);
                 assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
                 assertThat(h.meta().manifest()).allSatisfy(e ->
-                        assertThat(e.chunks().chunkSize()).isEqualTo(ChunkDigests.CHUNK_SIZE));
+                        assertThat(e.chunks().chunkSize()).isEqualTo(GoldenV2Bundle.CHUNK_SIZE));
                 assertThat(h.meta().entryForPipeline(3).chunks().count()).isEqualTo(3);
             });
             assertThat(r.checkpoints()).isEqualTo(GoldenV2Bundle.expected());
@@ -70,8 +69,8 @@ class GoldenV2BundleTest {
         try (KeepsakeStorage golden = openCopy()) {
             SavepointHandle committed = golden.readMetadata(GoldenV2Bundle.JOB, GoldenV2Bundle.SAVEPOINT);
             Path again = temp.resolve("written-again");
-            try (KeepsakeStorage storage = KeepsakeStorage.open(new LocalFileSystem(),
-                    StorageOptions.of(temp.resolve("ns2").toString(), again.toString(), 0))) {
+            try (KeepsakeStorage storage = io.keepsake.storage.internal.ComposedStorage.open(new LocalFileSystem(),
+                    StorageOptions.of(temp.resolve("ns2").toString(), again.toString(), 0), GoldenV2Bundle.CHUNK_SIZE)) {
                 GoldenBundles.rewrite(storage, committed.meta(), GoldenV2Bundle.expected());
             }
             assertSameFiles(root, again);
@@ -132,15 +131,15 @@ class GoldenV2BundleTest {
             ManifestEntry entry = h.meta().entryForPipeline(3);
             Path payload = bundle().resolve(entry.file());
             byte[] good = Files.readAllBytes(payload);
-            long[] chunkStarts = {0, ChunkDigests.CHUNK_SIZE, 2L * ChunkDigests.CHUNK_SIZE};
+            long[] chunkStarts = {0, GoldenV2Bundle.CHUNK_SIZE, 2L * GoldenV2Bundle.CHUNK_SIZE};
             for (long chunk : chunkStarts) {
                 long at = chunk + Math.min(12_345, (good.length - chunk) / 2);
                 flip(payload, at);
                 assertCorruptedAt(storage, h, entry, chunk, "byte " + at + " flipped");
                 Files.write(payload, good);
             }
-            Files.write(payload, java.util.Arrays.copyOf(good, ChunkDigests.CHUNK_SIZE + 100));
-            assertCorruptedAt(storage, h, entry, ChunkDigests.CHUNK_SIZE, "cut after one chunk and 100 bytes");
+            Files.write(payload, java.util.Arrays.copyOf(good, GoldenV2Bundle.CHUNK_SIZE + 100));
+            assertCorruptedAt(storage, h, entry, GoldenV2Bundle.CHUNK_SIZE, "cut after one chunk and 100 bytes");
             Files.write(payload, good);
             assertThat(new SavepointRestorer(storage, storage).restoreSavepointAt(bundle().toString()).checkpoints())
                     .isEqualTo(GoldenV2Bundle.expected());

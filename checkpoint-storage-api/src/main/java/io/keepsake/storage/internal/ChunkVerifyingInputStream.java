@@ -8,50 +8,62 @@ import org.apache.commons.codec.binary.Hex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.security.MessageDigest;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
 
 /**
- * A format-version-2 payload, read ahead and checked chunk by chunk on several cores, delivered in
- * order: a chunk's bytes are handed out only after that chunk's SHA-256 matched the manifest, and
- * the last byte only after the file was found to end at the manifest's length. A damaged chunk is
- * a {@link SavepointCorruptedException} naming the file and the chunk's byte offset
+ * A format-version-2 payload, checked chunk by chunk on several cores, delivered in order: a
+ * chunk's bytes are handed out only after that chunk's SHA-256 matched the manifest, and the last
+ * byte only after the file was found to end at the manifest's length. A damaged chunk is a
+ * {@link SavepointCorruptedException} naming the file and the chunk's byte offset
  * ({@link SavepointCorruptedException#offset()}); so is a file that ends early (at the offset of the
  * chunk it ends in) or goes on past its length.
  *
- * <p>With two chunks or more, one read-ahead thread reads chunk after chunk into a bounded set of
- * buffers ({@link ChunkVerification#buffersPerStream()}) and hands each to the storage's verifier
- * threads, while the consumer takes the chunks in order, each once its digest is known, and gives
- * the buffer back when it has read it. So at most that many chunks are in memory, whatever the
- * payload's size, and reading, hashing and the consumer's decoding overlap. A payload of one chunk
- * (or none) is read and checked on the consumer's thread. A stream that is closed, or that failed,
- * stops its read-ahead. Not thread-safe: one consumer.
+ * <p>A payload of at most {@link ChunkVerification#READ_WHOLE_MAX_BYTES} bytes (or of at most
+ * {@link ChunkVerification#buffersPerStream()} chunks) is read whole by the consumer's thread at its first read, each chunk handed to the verifier threads as soon as it is
+ * in memory, so hashing overlaps the reading without a thread of its own. A longer payload has one
+ * read-ahead thread that reads chunk after chunk into that many buffers and hands each to the
+ * verifier threads, while the consumer takes the chunks in order and gives each buffer back when
+ * it has read it; reading, hashing and the consumer's decoding overlap, and at most that many
+ * chunks are in memory, whatever the payload's size. Either way, a consumer that needs a chunk
+ * whose hash no verifier has started yet computes it itself instead of waiting, so no core idles
+ * while work is queued. Buffers come from and go back to the verification's pool. A stream that is
+ * closed, or that failed, stops its read-ahead. A file system that has a channel for the file
+ * (the local disk) is read straight into direct buffers, which spares the copy through a temporary
+ * buffer that a read into a heap array takes. Not thread-safe: one consumer.
  */
 public final class ChunkVerifyingInputStream extends InputStream implements KeptArrayInput {
 
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(HashingOutputStream::sha256);
 
     /** Put among the free buffers to wake a read-ahead that waits for one, after {@link #stopped} was set. */
-    private static final byte[] STOP = new byte[0];
+    private static final ByteBuffer STOP = ByteBuffer.allocate(0);
 
+    /** The file as a stream, or null when it is read through {@link #channel}. */
     private final InputStream in;
+    /** The file as a channel read into direct buffers, or null when it is read through {@link #in}. */
+    private final ReadableByteChannel channel;
     private final String path;
     private final String what;
     private final long length;
     private final ChunkDigests chunks;
     private final int count;
+    private final int bufferLength;
     private final ChunkVerification verification;
     private final boolean pipelined;
-    private final BlockingQueue<byte[]> free = new LinkedBlockingQueue<>();
+    private final BlockingQueue<ByteBuffer> free = new LinkedBlockingQueue<>();
     private final BlockingQueue<Chunk> ready = new LinkedBlockingQueue<>();
     private final CountDownLatch readerDone = new CountDownLatch(1);
     private final byte[] one = new byte[1];
-    private boolean readAheadStarted;
+    private boolean readStarted;
     private volatile boolean stopped;
     /** What made the stream fail; thrown again by every later read. */
     private Exception failure;
@@ -60,24 +72,25 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
     private int position;
     private boolean closed;
 
-    /** One chunk as the read-ahead hands it over: its bytes and their digest being computed, or why it could not be read. */
-    private record Chunk(int index, byte[] buffer, int length, Future<byte[]> digest, Exception failure) {
+    /** One chunk as it was read: its bytes and their digest (computed or to be), or why it could not be read. */
+    private record Chunk(int index, ByteBuffer buffer, int length, RunnableFuture<byte[]> digest, Exception failure) {
     }
 
-    ChunkVerifyingInputStream(InputStream in, String path, String what, long length, ChunkDigests chunks,
-                              ChunkVerification verification) {
+    ChunkVerifyingInputStream(InputStream in, ReadableByteChannel channel, String path, String what, long length,
+                              ChunkDigests chunks, ChunkVerification verification) {
+        if ((in == null) == (channel == null)) {
+            throw new IllegalArgumentException("A payload is read from a stream or from a channel (" + path + ")");
+        }
         this.in = in;
+        this.channel = channel;
         this.path = path;
         this.what = what;
         this.length = length;
         this.chunks = chunks;
         this.count = chunks.count();
+        this.bufferLength = (int) Math.min(chunks.chunkSize(), length);
         this.verification = verification;
-        this.pipelined = count >= 2;
-        int buffers = pipelined ? Math.min(count, verification.buffersPerStream()) : Math.min(count, 1);
-        for (int i = 0; i < buffers; i++) {
-            free.add(new byte[(int) Math.min(chunks.chunkSize(), length)]);
-        }
+        this.pipelined = !verification.readsWhole(length, count);
     }
 
     @Override
@@ -96,7 +109,7 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
             return -1;
         }
         int n = Math.min(len, current.length - position);
-        System.arraycopy(current.buffer, position, b, off, n);
+        current.buffer.get(position, b, off, n);
         position += n;
         return n;
     }
@@ -148,7 +161,7 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
             return true;
         }
         if (current != null) {
-            free.add(current.buffer);
+            release(current.buffer);
             current = null;
         }
         if (next == count) {
@@ -163,7 +176,11 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
         Chunk chunk;
         try {
-            chunk = pipelined ? takeReadAhead() : readInline(next);
+            if (!readStarted) {
+                startReading();
+                readStarted = true;
+            }
+            chunk = take();
             requireVerified(chunk);
         } catch (IOException | RuntimeException e) {
             failure = e;
@@ -176,15 +193,35 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         return true;
     }
 
-    private Chunk takeReadAhead() throws IOException {
-        if (!readAheadStarted) {
-            try {
-                verification.readAhead(this::readAheadLoop);
-            } catch (RejectedExecutionException e) {
-                throw new IOException("Cannot read payload ahead: its storage is closed (" + path + ")", e);
-            }
-            readAheadStarted = true;
+    /** A consumed chunk's buffer: back to the read-ahead, or to the pool when the payload was read whole. */
+    private void release(ByteBuffer buffer) {
+        if (pipelined) {
+            free.add(buffer);
+        } else {
+            verification.giveBack(buffer);
         }
+    }
+
+    /**
+     * Reads a short payload whole on this thread, or starts the read-ahead of a long one with its
+     * buffers.
+     */
+    private void startReading() throws IOException {
+        if (!pipelined) {
+            readChunks(count);
+            return;
+        }
+        for (int i = 0; i < verification.buffersPerStream(); i++) {
+            free.add(verification.borrow(bufferLength, channel != null));
+        }
+        try {
+            verification.readAhead(this::readAheadLoop);
+        } catch (RejectedExecutionException e) {
+            throw new IOException("Cannot read payload ahead: its storage is closed (" + path + ")", e);
+        }
+    }
+
+    private Chunk take() throws InterruptedIOException {
         try {
             return ready.take();
         } catch (InterruptedException e) {
@@ -193,72 +230,67 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
     }
 
-    /** The consumer's own read of a payload's only chunk: read, check the end, hash. */
-    private Chunk readInline(int index) {
-        byte[] buffer = free.remove();
-        int len = chunks.length(index, length);
+    /** The read-ahead of a long payload: every chunk, each into a buffer given back by the consumer. */
+    private void readAheadLoop() {
         try {
-            int got = in.readNBytes(buffer, 0, len);
-            if (got < len) {
-                return failed(index, shorter(index, got));
-            }
-            if (index == count - 1) {
-                requireEnd(length);
-            }
-        } catch (IOException | RuntimeException e) {
-            return failed(index, e);
+            readChunks(count);
+        } finally {
+            readerDone.countDown();
         }
-        MessageDigest sha = SHA256.get();
-        sha.update(buffer, 0, len);
-        return new Chunk(index, buffer, len, java.util.concurrent.CompletableFuture.completedFuture(sha.digest()), null);
     }
 
     /**
-     * The read-ahead: each chunk into a free buffer (waiting for one), its hash handed to the
-     * verifier threads, the chunk queued for the consumer in order; after the last chunk the file
-     * must end. Stops at the first failure, which is queued in place of the chunk.
+     * Reads chunks {@code 0..n-1} in order, each into a buffer (a free one of the read-ahead, waiting
+     * for it, or a fresh one from the pool when the payload is read whole), hands its hash to the
+     * verifier threads and queues it for the consumer; after the last chunk the file must end.
+     * Stops at the first failure, which is queued in place of the chunk. The last chunk of a payload
+     * read whole is not handed over: the consumer hashes it when it gets there, since this thread is
+     * the consumer and the verifiers still have the others to hash.
      */
-    private void readAheadLoop() {
-        try {
-            for (int i = 0; i < count; i++) {
-                byte[] buffer = free.take();
+    private void readChunks(int n) {
+        for (int i = 0; i < n; i++) {
+            ByteBuffer buffer;
+            if (pipelined) {
+                try {
+                    buffer = free.take();
+                } catch (InterruptedException e) {
+                    ready.add(failed(i, new InterruptedIOException("Reading " + path + " ahead was interrupted")));
+                    Thread.currentThread().interrupt();
+                    return;
+                }
                 if (stopped) {
                     return;
                 }
-                int len = chunks.length(i, length);
-                int got;
-                try {
-                    got = in.readNBytes(buffer, 0, len);
-                    if (got < len) {
-                        ready.add(failed(i, shorter(i, got)));
-                        return;
-                    }
-                    if (i == count - 1) {
-                        requireEnd(length);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    ready.add(failed(i, e));
-                    return;
-                }
-                Future<byte[]> digest;
-                try {
-                    digest = verification.verify(() -> {
-                        MessageDigest sha = SHA256.get();
-                        sha.update(buffer, 0, len);
-                        return sha.digest();
-                    });
-                } catch (RejectedExecutionException e) {
-                    ready.add(failed(i, new IOException("Cannot verify payload: its storage is closed (" + path + ")",
-                            e)));
-                    return;
-                }
-                ready.add(new Chunk(i, buffer, len, digest, null));
+            } else {
+                buffer = verification.borrow(bufferLength, channel != null);
             }
-        } catch (InterruptedException e) {
-            ready.add(failed(-1, new InterruptedIOException("Reading " + path + " ahead was interrupted")));
-            Thread.currentThread().interrupt();
-        } finally {
-            readerDone.countDown();
+            int len = chunks.length(i, length);
+            try {
+                int got = fill(buffer, len);
+                if (got < len) {
+                    ready.add(failed(i, shorter(i, got)));
+                    return;
+                }
+                if (i == count - 1) {
+                    requireEnd(length);
+                }
+            } catch (IOException | RuntimeException e) {
+                ready.add(failed(i, e));
+                return;
+            }
+            RunnableFuture<byte[]> digest = new FutureTask<>(() -> {
+                MessageDigest sha = SHA256.get();
+                sha.update(buffer.duplicate().position(0).limit(len));
+                return sha.digest();
+            });
+            if (pipelined || i < n - 1) {
+                try {
+                    verification.verify(digest);
+                } catch (RejectedExecutionException e) {
+                    // the storage is closing: the consumer hashes the chunk itself when it needs it
+                }
+            }
+            ready.add(new Chunk(i, buffer, len, digest, null));
         }
     }
 
@@ -294,7 +326,14 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
     }
 
-    private byte[] awaitDigest(Future<byte[]> digest) throws ExecutionException, InterruptedIOException {
+    /**
+     * The chunk's digest; computed on this thread when no verifier has started it yet (a task that
+     * has started or finished does not run again), otherwise waited for.
+     */
+    private byte[] awaitDigest(RunnableFuture<byte[]> digest) throws ExecutionException, InterruptedIOException {
+        if (!digest.isDone()) {
+            digest.run();
+        }
         try {
             return digest.get();
         } catch (InterruptedException e) {
@@ -311,9 +350,37 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
                 null);
     }
 
+    /**
+     * Reads the next {@code len} bytes of the file into the start of {@code buffer}; fewer only at
+     * the file's end.
+     */
+    private int fill(ByteBuffer buffer, int len) throws IOException {
+        if (in != null) {
+            return in.readNBytes(buffer.array(), buffer.arrayOffset(), len);
+        }
+        buffer.clear().limit(len);
+        while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+            // a channel of a file blocks until it has read at least a byte or reached the end
+        }
+        return buffer.position();
+    }
+
+    /** Whether the file has another byte. */
+    private boolean hasMore() throws IOException {
+        if (in != null) {
+            return in.read() != -1;
+        }
+        ByteBuffer probe = ByteBuffer.allocate(1);
+        int n;
+        do {
+            n = channel.read(probe);
+        } while (n == 0);
+        return n > 0;
+    }
+
     /** Checks that the file has no byte at {@code offset}, the manifest's length. */
     private void requireEnd(long offset) throws IOException {
-        if (in.read() != -1) {
+        if (hasMore()) {
             throw new SavepointCorruptedException(path, offset, "Payload of " + what + " is longer than the manifest"
                     + " says", length + " bytes", "at least " + (length + 1) + " bytes", null);
         }
@@ -330,7 +397,11 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
     }
 
-    /** Stops reading ahead, waits for the read-ahead thread to leave the file, and closes it. */
+    /**
+     * Stops reading ahead, waits for the read-ahead thread to leave the file, gives the buffers back
+     * to the pool and closes the file. A verifier may still be hashing a buffer given back (its
+     * result is never looked at), so a buffer's next user only ever writes bytes it reads itself.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -338,7 +409,7 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
         closed = true;
         stopReadAhead();
-        if (readAheadStarted) {
+        if (pipelined && readStarted) {
             boolean interrupted = false;
             while (true) {
                 try {
@@ -352,9 +423,24 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
                 Thread.currentThread().interrupt();
             }
         }
-        current = null;
+        if (current != null) {
+            verification.giveBack(current.buffer);
+            current = null;
+        }
+        for (Chunk c : ready) {
+            if (c.buffer != null) {
+                verification.giveBack(c.buffer);
+            }
+        }
+        for (ByteBuffer buffer : free) {
+            verification.giveBack(buffer);
+        }
         ready.clear();
         free.clear();
-        in.close();
+        if (in != null) {
+            in.close();
+        } else {
+            channel.close();
+        }
     }
 }

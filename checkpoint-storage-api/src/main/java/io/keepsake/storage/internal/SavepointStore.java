@@ -261,12 +261,13 @@ public final class SavepointStore {
                     + version + " but has no chunk digests for " + entry.file(), "chunk digests", "none");
         }
         try {
-            InputStream raw = fs.open(path);
             if (version >= MetadataCodec.FIRST_CHUNKED_VERSION) {
-                return format.verification().open(raw, path, entry.file() + " of savepoint " + handle.savepointId()
-                        + " of job " + handle.jobId(), entry);
+                String what = entry.file() + " of savepoint " + handle.savepointId() + " of job " + handle.jobId();
+                java.nio.channels.ReadableByteChannel channel = fs.openChannel(path);
+                return channel != null ? format.verification().open(channel, path, what, entry)
+                        : format.verification().open(fs.open(path), path, what, entry);
             }
-            return new VerifyingInputStream(raw, path, entry.length(), entry.sha256());
+            return new VerifyingInputStream(fs.open(path), path, entry.length(), entry.sha256());
         } catch (NoSuchFileException e) {
             requireRegularPayload(path, e);
             requireStillPublished(handle, e);

@@ -55,6 +55,18 @@ public interface StorageFileSystem extends Closeable {
     InputStream open(String path) throws IOException;
 
     /**
+     * Opens a regular file for reading as a channel that fills direct buffers without a copy through
+     * the heap, with the same refusals as {@link #open}; or returns null, without any I/O, when this
+     * file system reads through {@link #open} only, which is the default. The local disk has one;
+     * readers of large payloads prefer it.
+     *
+     * @throws java.nio.file.NoSuchFileException when it is absent
+     */
+    default java.nio.channels.ReadableByteChannel openChannel(String path) throws IOException {
+        return null;
+    }
+
+    /**
      * The entries of a directory, in no particular order, each with its {@link FileStatus.Type};
      * empty when it does not exist. Entries whose names cannot be represented are skipped.
      */

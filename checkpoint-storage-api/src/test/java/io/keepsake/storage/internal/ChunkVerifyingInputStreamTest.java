@@ -5,12 +5,17 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -30,15 +35,51 @@ import static org.assertj.core.api.Assertions.fail;
 class ChunkVerifyingInputStreamTest {
 
     private static final int CHUNK = 64 * 1024;
-    private static final ChunkVerification ONE = new ChunkVerification(1);
-    private static final ChunkVerification TWO = new ChunkVerification(2);
-    private static final ChunkVerification FOUR = new ChunkVerification(4);
+    /** Read-ahead from the third chunk on (these read whole only payloads of at most threads + 2 chunks). */
+    private static final ChunkVerification ONE = new ChunkVerification(1, 0);
+    private static final ChunkVerification TWO = new ChunkVerification(2, 0);
+    private static final ChunkVerification FOUR = new ChunkVerification(4, 0);
+    /** The default: every payload of these tests is read whole by the consumer, its chunks hashed by two verifiers. */
+    private static final ChunkVerification WHOLE = new ChunkVerification(2);
+
+    @TempDir
+    static Path files;
 
     @AfterAll
     static void stopThreads() {
         ONE.close();
         TWO.close();
         FOUR.close();
+        WHOLE.close();
+    }
+
+    /** Where a payload's bytes come from: a stream into heap buffers, or a file's channel into direct buffers. */
+    private enum Source { STREAM, CHANNEL }
+
+    /** One way of reading: the verification's threads and read mode, and the source. */
+    private record Case(ChunkVerification verification, Source source) {
+    }
+
+    /** Every verification with every source. */
+    private static java.util.List<Case> cases(ChunkVerification... verifications) {
+        java.util.List<Case> cases = new java.util.ArrayList<>();
+        for (ChunkVerification v : verifications) {
+            for (Source source : Source.values()) {
+                cases.add(new Case(v, source));
+            }
+        }
+        return cases;
+    }
+
+    /** Opens {@code bytes} as the stream of a payload described by {@code entry}, read from {@code source}. */
+    private static ChunkVerifyingInputStream open(byte[] bytes, ManifestEntry entry, ChunkVerification v, Source source)
+            throws IOException {
+        if (source == Source.STREAM) {
+            return open(new ByteArrayInputStream(bytes), entry, v);
+        }
+        Path file = Files.write(Files.createTempFile(files, "payload", ".wire"), bytes);
+        return v.open(FileChannel.open(file, StandardOpenOption.READ), "/root/job/sp/pipeline-1.wire",
+                "pipeline-1.wire of savepoint sp of job job", entry);
     }
 
     private static byte[] payload(int size) {
@@ -81,17 +122,72 @@ class ChunkVerifyingInputStreamTest {
         for (int size : new int[] {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 11 * CHUNK / 2, 40 * CHUNK + 3}) {
             byte[] data = payload(size);
             ManifestEntry entry = entryOf(data);
-            for (ChunkVerification v : new ChunkVerification[] {ONE, TWO, FOUR}) {
-                try (ChunkVerifyingInputStream in = open(new ByteArrayInputStream(data), entry, v)) {
-                    assertThat(in.readAllBytes()).as(size + " bytes on " + v.threads() + " thread(s)").isEqualTo(data);
+            for (Case c : cases(ONE, TWO, FOUR, WHOLE)) {
+                ChunkVerification v = c.verification();
+                Source source = c.source();
+                try (ChunkVerifyingInputStream in = open(data, entry, v, source)) {
+                    assertThat(in.readAllBytes()).as(size + " bytes on " + v.threads() + " thread(s) from " + source)
+                            .isEqualTo(data);
                 }
-                try (ChunkVerifyingInputStream in = open(new ByteArrayInputStream(data), entry, v)) {
+                try (ChunkVerifyingInputStream in = open(data, entry, v, source)) {
                     byte[] mixed = readMixed(in, size);
                     for (int i = 0; i < size; i++) {
                         if (mixed[i] != 0 && mixed[i] != data[i]) {
-                            fail("byte " + i + " of " + size + " differs on " + v.threads() + " thread(s)");
+                            fail("byte " + i + " of " + size + " differs on " + v.threads() + " thread(s) from "
+                                    + source);
                         }
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void whenEveryVerifierIsBusyTheConsumerHashesTheChunksItselfInBothReadModes() throws Exception {
+        byte[] data = payload(12 * CHUNK + 9);
+        ManifestEntry entry = entryOf(data);
+        for (ChunkVerification v : new ChunkVerification[] {new ChunkVerification(1, 0), new ChunkVerification(1)}) {
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+            v.verify(new java.util.concurrent.FutureTask<>(() -> {
+                holding.countDown();
+                release.await();
+                return new byte[0];
+            }));
+            try {
+                holding.await();
+                for (Source source : Source.values()) {
+                    try (ChunkVerifyingInputStream in = open(data, entry, v, source)) {
+                        byte[] read = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                                java.time.Duration.ofMinutes(2), in::readAllBytes,
+                                "the only verifier is held: the consumer must hash the chunks itself");
+                        assertThat(read).isEqualTo(data);
+                    }
+                }
+            } finally {
+                release.countDown();
+                v.close();
+            }
+        }
+    }
+
+    @Test
+    void buffersThatFailedOrAbandonedStreamsGaveBackNeverLeakIntoTheNextStream() throws IOException {
+        byte[] data = payload(20 * CHUNK + 5);
+        byte[] other = payload(20 * CHUNK + 6);
+        ManifestEntry entry = entryOf(data);
+        byte[] bad = data.clone();
+        bad[7 * CHUNK + 3] ^= 0x40;
+        for (int round = 0; round < 10; round++) {
+            for (Case c : cases(TWO, WHOLE)) {
+                try (ChunkVerifyingInputStream in = open(bad, entry, c.verification(), c.source())) {
+                    assertThatThrownBy(in::readAllBytes).isInstanceOf(SavepointCorruptedException.class);
+                }
+                try (ChunkVerifyingInputStream in = open(other, entryOf(other), c.verification(), c.source())) {
+                    assertThat(in.readNBytes(CHUNK + 1)).hasSize(CHUNK + 1);
+                }
+                try (ChunkVerifyingInputStream in = open(data, entry, c.verification(), c.source())) {
+                    assertThat(in.readAllBytes()).as("round %d, %s", round, c).isEqualTo(data);
                 }
             }
         }
@@ -106,11 +202,13 @@ class ChunkVerifyingInputStreamTest {
             for (int at : new int[] {chunk * CHUNK, Math.min(size - 1, chunk * CHUNK + CHUNK / 2)}) {
                 byte[] bad = data.clone();
                 bad[at] ^= 0x01;
-                for (ChunkVerification v : new ChunkVerification[] {ONE, FOUR}) {
+                for (Case c : cases(ONE, FOUR, WHOLE)) {
+                    ChunkVerification v = c.verification();
+                    Source source = c.source();
                     ByteArrayOutputStream delivered = new ByteArrayOutputStream();
-                    try (ChunkVerifyingInputStream in = open(new ByteArrayInputStream(bad), entry, v)) {
+                    try (ChunkVerifyingInputStream in = open(bad, entry, v, source)) {
                         assertThatThrownBy(() -> in.transferTo(delivered))
-                                .as("byte %d flipped, %d thread(s)", at, v.threads())
+                                .as("byte %d flipped, %d thread(s), from %s", at, v.threads(), source)
                                 .isInstanceOfSatisfying(SavepointCorruptedException.class, e -> {
                                     assertThat(e.file()).isEqualTo("/root/job/sp/pipeline-1.wire");
                                     assertThat(e.offset()).isEqualTo((long) chunk * CHUNK);
@@ -137,9 +235,11 @@ class ChunkVerifyingInputStreamTest {
         ManifestEntry entry = entryOf(data);
         for (int cut : new int[] {0, 1, CHUNK, 3 * CHUNK + 5, 6 * CHUNK, size - 1}) {
             long chunkOffset = (long) Math.min(cut / CHUNK, 6) * CHUNK;
-            for (ChunkVerification v : new ChunkVerification[] {ONE, TWO}) {
-                try (ChunkVerifyingInputStream in = open(new ByteArrayInputStream(data, 0, cut), entry, v)) {
-                    assertThatThrownBy(in::readAllBytes).as("cut at %d", cut)
+            for (Case c : cases(ONE, TWO, WHOLE)) {
+                ChunkVerification v = c.verification();
+                Source source = c.source();
+                try (ChunkVerifyingInputStream in = open(Arrays.copyOf(data, cut), entry, v, source)) {
+                    assertThatThrownBy(in::readAllBytes).as("cut at %d from %s", cut, source)
                             .isInstanceOfSatisfying(SavepointCorruptedException.class, e -> {
                                 assertThat(e.offset()).isEqualTo(chunkOffset);
                                 assertThat(e.getMessage()).contains("shorter than the manifest");
@@ -149,14 +249,18 @@ class ChunkVerifyingInputStreamTest {
             }
         }
         byte[] longer = Arrays.copyOf(data, size + 1);
-        try (ChunkVerifyingInputStream in = open(new ByteArrayInputStream(longer), entry, TWO)) {
-            assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(SavepointCorruptedException.class,
-                    e -> assertThat(e.offset()).isEqualTo(size));
-        }
         ManifestEntry empty = entryOf(new byte[0]);
-        try (ChunkVerifyingInputStream in = open(new ByteArrayInputStream(new byte[1]), empty, TWO)) {
-            assertThatThrownBy(in::read).isInstanceOf(SavepointCorruptedException.class)
-                    .hasMessageContaining("longer than the manifest");
+        for (ChunkVerification v : new ChunkVerification[] {TWO, WHOLE}) {
+            for (Source source : Source.values()) {
+                try (ChunkVerifyingInputStream in = open(longer, entry, v, source)) {
+                    assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(SavepointCorruptedException.class,
+                            e -> assertThat(e.offset()).isEqualTo(size));
+                }
+                try (ChunkVerifyingInputStream in = open(new byte[1], empty, v, source)) {
+                    assertThatThrownBy(in::read).isInstanceOf(SavepointCorruptedException.class)
+                            .hasMessageContaining("longer than the manifest");
+                }
+            }
         }
     }
 

@@ -136,6 +136,12 @@ public final class LocalFileSystem implements StorageFileSystem {
      */
     @Override
     public InputStream open(String path) throws IOException {
+        return Channels.newInputStream(openChannel(path));
+    }
+
+    /** The file's own channel, opened as {@link #open} opens it. */
+    @Override
+    public SeekableByteChannel openChannel(String path) throws IOException {
         Path file = p(path);
         parentOf(file, path);
         try (Dir dir = openDirectory(file.getParent(), path)) {
@@ -145,8 +151,7 @@ public final class LocalFileSystem implements StorageFileSystem {
                 throw refusal(path, a);
             }
             try {
-                return Channels.newInputStream(dir.channel(file.getFileName(),
-                        Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)));
+                return dir.channel(file.getFileName(), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
             } catch (FileSystemException e) {
                 throw explainLink(dir, file.getFileName(), path, e);
             }
