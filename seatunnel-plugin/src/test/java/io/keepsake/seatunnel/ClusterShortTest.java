@@ -39,7 +39,10 @@ class ClusterShortTest {
         Path conf = Jobs.streamingWithProgress(dir, "cluster-short", 2, 1000);
         Path logs = Path.of("target", "cluster", "short-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();
         String label = "cluster short (" + storage + ")";
-        Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "2000");
+        // short enough for the gc to find the killed master's attempts expired during the test, long enough that a
+        // member starved of CPU for a second or two (a loaded 2-core machine) still renews its lease in time: a
+        // commit is refused once its lease is half expired (seen at 2 s under a load average of 7)
+        Map<String, String> shortLease = Map.of("savepoint.lease-timeout-ms", "5000");
         try (SharedBackend ns = SharedBackend.start(storage, dir);
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 10)) {
             RepeatedGc gc = RepeatedGc.start(ns, shortLease);
