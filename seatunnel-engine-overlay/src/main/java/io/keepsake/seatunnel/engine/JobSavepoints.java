@@ -91,7 +91,7 @@ public final class JobSavepoints {
         this.jobId = Long.toString(jobId);
         this.engineStorage = engineStorage;
         this.keepsake = keepsake;
-        this.pipelines = Set.copyOf(pipelines);
+        this.pipelines = java.util.Collections.unmodifiableSet(new TreeSet<>(pipelines));
         this.chosenSavepoint = chosenSavepoint;
         this.sessionTimeout = sessionTimeout;
     }
