@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  *   <li>{@code none};</li>
  *   <li>{@code fail-payload-2}: creating pipeline 2's payload in a savepoint's staging fails (an I/O error);</li>
  *   <li>{@code hang-commit-2}: creating {@code _metadata.ser} in a staged attempt that holds pipeline 2's
- *   payload never returns; it prints {@code HANG <path>} first, so that a parent can kill the JVM there.</li>
+ *   payload never returns; it prints {@code HANG <path>} first, so that a parent can kill the JVM there;</li>
+ *   <li>{@code fail-commit}: creating {@code _metadata.ser} in any staged attempt fails: every payload is
+ *   written, the publication fails.</li>
  * </ul>
  * One storage per distinct configuration and JVM, as the plugin's own factory does.
  */
@@ -61,7 +63,7 @@ public final class FaultyKeepsakeFactory implements CheckpointStorageFactory {
 
         Faulty(StorageFileSystem delegate, String fault) {
             super(delegate);
-            if (!fault.equals("none") && !fault.equals("fail-payload-2") && !fault.equals("hang-commit-2")) {
+            if (!java.util.Set.of("none", "fail-payload-2", "hang-commit-2", "fail-commit").contains(fault)) {
                 throw new IllegalArgumentException("Cannot open keepsake-test storage: unknown test.fault (" + fault + ")");
             }
             this.fault = fault;
@@ -85,6 +87,9 @@ public final class FaultyKeepsakeFactory implements CheckpointStorageFactory {
             }
             String name = path.substring(path.lastIndexOf('/') + 1);
             if (fault.equals("fail-payload-2") && PIPELINE_2.matcher(name).matches()) {
+                throw new IOException("injected fault: cannot create " + path);
+            }
+            if (fault.equals("fail-commit") && name.equals("_metadata.ser")) {
                 throw new IOException("injected fault: cannot create " + path);
             }
             if (fault.equals("hang-commit-2") && name.equals("_metadata.ser") && holdsPipeline2(path)) {

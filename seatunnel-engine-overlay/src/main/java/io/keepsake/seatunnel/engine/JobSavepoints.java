@@ -118,7 +118,8 @@ public final class JobSavepoints {
             }
             return new JobSavepoints(jobId, storage, null, pipelines, null, null);
         }
-        long timeoutMillis = Math.max(config.getCheckpointTimeout(), 10_000L) * 2;
+        // A backstop only: the coordinators' own checkpoint timeout fails a late savepoint first, and that aborts the session.
+        long timeoutMillis = Math.max(config.getCheckpointTimeout(), 10_000L) * 3 + 60_000L;
         LOG.info("Job {}: savepoints are job-level Keepsake bundles of pipelines {} (engine overlay){}", jobId,
                 pipelines, chosen == null ? "" : "; a restore starts from savepoint " + chosen);
         return new JobSavepoints(jobId, storage, keepsake, pipelines, chosen, Duration.ofMillis(timeoutMillis));
@@ -249,28 +250,52 @@ public final class JobSavepoints {
                     .toArray(PassiveCompletableFuture[]::new);
         }
         SavepointSaveSession opened;
+        SavepointSaveSession inProgress;
         synchronized (this) {
-            if (session != null) {
-                LOG.info("Savepoint {} of job {} is in progress; the new request joins it", session.savepointId(), jobId);
-                return start(coordinators, session);
+            inProgress = session;
+            opened = null;
+            if (inProgress == null) {
+                opened = open(coordinators);
+                if (opened == null) {
+                    return failedFutures(coordinators);
+                }
             }
-            try {
-                opened = SavepointSaveSession.builder(keepsake.savepointSide(), jobId, pipelines)
-                        .kind(SavepointKind.MANUAL).timeout(sessionTimeout).open();
-            } catch (RuntimeException e) {
-                LOG.error("Cannot start a savepoint of job {}: {}", jobId, e.getMessage(), e);
-                CompletableFuture<CompletedCheckpoint> failed = new CompletableFuture<>();
-                failed.completeExceptionally(new IllegalStateException("Cannot start a savepoint of job " + jobId
-                        + ": " + e.getMessage(), e));
-                return coordinators.keySet().stream().map(pid -> new PassiveCompletableFuture<>(failed))
-                        .toArray(PassiveCompletableFuture[]::new);
-            }
-            session = opened;
-            staged.clear();
-            reportedIds.clear();
-            reached.clear();
+        }
+        if (inProgress != null) {
+            // Joined outside this object's lock: a coordinator's startSavepoint may wait for the pending
+            // savepoint, whose completion comes through storeCheckPoint, which takes that lock.
+            LOG.info("Savepoint {} of job {} is in progress; the new request joins it", inProgress.savepointId(), jobId);
+            return start(coordinators, inProgress);
         }
         return start(coordinators, opened);
+    }
+
+    /** Opens the job's session; the caller holds this object's lock. Null when it cannot be opened. */
+    private SavepointSaveSession open(Map<Integer, CheckpointCoordinator> coordinators) {
+        SavepointSaveSession opened;
+        try {
+            opened = SavepointSaveSession.builder(keepsake.savepointSide(), jobId, pipelines)
+                    .kind(SavepointKind.MANUAL).timeout(sessionTimeout).open();
+        } catch (RuntimeException e) {
+            LOG.error("Cannot start a savepoint of job {} (pipelines {}): {}", jobId, coordinators.keySet(),
+                    e.getMessage(), e);
+            lastAbort = "the savepoint could not be opened: " + e.getMessage();
+            return null;
+        }
+        session = opened;
+        staged.clear();
+        reportedIds.clear();
+        reached.clear();
+        return opened;
+    }
+
+    @SuppressWarnings("unchecked")
+    private PassiveCompletableFuture<CompletedCheckpoint>[] failedFutures(Map<Integer, CheckpointCoordinator> coordinators) {
+        CompletableFuture<CompletedCheckpoint> failed = new CompletableFuture<>();
+        failed.completeExceptionally(new IllegalStateException("Cannot start a savepoint of job " + jobId + ": "
+                + lastAbort));
+        return coordinators.keySet().stream().map(pid -> new PassiveCompletableFuture<>(failed))
+                .toArray(PassiveCompletableFuture[]::new);
     }
 
     @SuppressWarnings("unchecked")
@@ -327,10 +352,11 @@ public final class JobSavepoints {
             String reason = "pipeline " + pid + " (checkpoint " + checkpointId + ") could not be saved: " + e.getMessage();
             abort(target, reason);
             refuse(pid, checkpointId, target.savepointId(), reason);
-            throw new CheckpointStorageException("Cannot save pipeline " + pid + " (checkpoint " + checkpointId
-                    + ") into savepoint " + target.savepointId() + " of job " + jobId + " under "
-                    + keepsake.savepointSide().savepointRoot() + ": " + e.getMessage() + "; the savepoint is aborted"
-                    + " and nothing of it is visible", e);
+            String message = "Cannot save pipeline " + pid + " (checkpoint " + checkpointId + ") into savepoint "
+                    + target.savepointId() + " of job " + jobId + " under " + keepsake.savepointSide().savepointRoot()
+                    + ": " + e.getMessage() + "; the savepoint is aborted and nothing of it is visible";
+            LOG.error(message);
+            throw new CheckpointStorageException(message, e);
         }
         synchronized (this) {
             if (session == target) {
@@ -390,9 +416,12 @@ public final class JobSavepoints {
                 String reason = "pipeline " + pipelineId + " reached its savepoint but the savepoint failed: " + e.getMessage();
                 abort(target, reason);
                 reportedIds.forEach((pid, id) -> refuse(pid, id, target.savepointId(), reason));
-                throw new SavepointCommitFailedException("Cannot commit savepoint " + target.savepointId() + " of job "
-                        + jobId + " (pipelines " + pipelines + ") under " + keepsake.savepointSide().savepointRoot()
-                        + ": " + e.getMessage() + "; nothing of it is visible", e);
+                String message = "Cannot commit savepoint " + target.savepointId() + " of job " + jobId + " (pipelines "
+                        + pipelines + ") under " + keepsake.savepointSide().savepointRoot() + ": " + e.getMessage()
+                        + "; nothing of it is visible, pipeline " + pipelineId + " fails as on a failed store and the"
+                        + " job's later checkpoints are refused so that the engine ends the job";
+                LOG.error(message);
+                throw new SavepointCommitFailedException(message, e);
             }
         }
     }
