@@ -23,8 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Restores with the overlay on the embedded SeaTunnel 2.3.8 engine that choose what they start from:
  * a savepoint named by the job option {@value JobSavepoints#RESTORE_SAVEPOINT_OPTION} (an older one
- * than the newest state), a name that is no savepoint, and a bundle whose format version is outside
- * the reader registry's window, which {@code -r} refuses at submission with the registry's message.
+ * than the newest state); the same option once the job has checkpointed past its savepoints (a new
+ * engine after the first was lost, as a master failover re-reads the job's options): the newest state
+ * wins; a name that is no savepoint, and a bundle whose format version is outside the reader
+ * registry's window, which {@code -r} refuses at submission with the registry's message.
  */
 class OverlayRestoreChoiceTest {
 
@@ -84,6 +86,24 @@ class OverlayRestoreChoiceTest {
                 () -> ns.maxCheckpointId(jobId, 1) > secondTop && ns.maxCheckpointId(jobId, 2) > secondTop);
         assertThat(ns.checkpoints(jobId)).as("no checkpoint id is used twice")
                 .extracting(f -> f.pipelineId() + "/" + f.checkpointId()).doesNotHaveDuplicates();
+
+        // The engine lost while the job runs (its checkpoints stay), and a new one restores it with the same job
+        // options, as a master failover does: the option is taken as applied and the newest state is recovered.
+        engine.close();
+        engine = EmbeddedEngine.start();
+        engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
+        Map<Integer, Long> newest = new TreeMap<>();
+        for (int p = 1; p <= 2; p++) {
+            newest.put(p, ns.maxCheckpointId(jobId, p));
+        }
+        engine.restore(chosen, jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        assertThat(PluginLog.text()).contains("Job " + jobId + " names savepoint " + first.savepointId() + " in "
+                + JobSavepoints.RESTORE_SAVEPOINT_OPTION + ", but it has checkpoints newer than its newest savepoint");
+        for (int p = 1; p <= 2; p++) {
+            assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + p + ": restoring checkpoint "
+                    + newest.get(p) + " from a checkpoint file");
+        }
         engine.cancel(jobId);
         assertThat(savepoints.list(jobId)).hasSize(2);
 
@@ -122,6 +142,7 @@ class OverlayRestoreChoiceTest {
         try {
             engine.restore(conf, jobId);
         } catch (Exception e) {
+            Figures.record("overlay: a refused restore came back to the client as", e.getClass().getSimpleName());
             StringBuilder all = new StringBuilder();
             for (Throwable t = e; t != null; t = t.getCause()) {
                 all.append(t.getMessage()).append('\n');
@@ -133,6 +154,7 @@ class OverlayRestoreChoiceTest {
             detail[0] = engine.detail(jobId);
             return "FAILED".equals(engine.status(jobId)) && detail[0].contains("Cannot");
         });
+        Figures.record("overlay: a refused restore came back to the client as", "the job FAILED");
         return detail[0];
     }
 }

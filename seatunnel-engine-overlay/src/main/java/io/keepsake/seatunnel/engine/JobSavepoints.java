@@ -57,7 +57,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>Restore ({@code -r}): the newest completed state of each pipeline, checkpoint file or
  * pipeline of a savepoint bundle ({@link SavepointRestorer#recoverLatest}); with the job option
  * {@value #RESTORE_SAVEPOINT_OPTION} the savepoint of that id, which must hold every pipeline of
- * the job. A bundle whose format version is outside the registry's window fails the submission
+ * the job, and the pipelines' checkpoint ids go on above every id the job used. The option is
+ * taken as applied already when the job has a checkpoint newer than its newest savepoint (it ran
+ * since: a master failover re-reads the same options), and the newest state is recovered, with a
+ * warning. A bundle whose format version is outside the registry's window fails the submission
  * with the registry's message. Bundles that fail their checks are skipped for older state, named at
  * ERROR, as the plugin does.
  *
@@ -181,7 +184,17 @@ public final class JobSavepoints {
         SavepointRestorer restorer = new SavepointRestorer(keepsake.checkpointSide(), keepsake.savepointSide())
                 .withFallbackPastCorrupted(true);
         try {
-            if (chosenSavepoint != null) {
+            Map<Integer, Long> checkpointedPast = chosenSavepoint == null ? Map.of() : checkpointedPastSavepoints();
+            if (chosenSavepoint != null && !checkpointedPast.isEmpty()) {
+                // The job checkpointed after its newest savepoint: it ran since the chosen restore (a master
+                // failover re-reads the same job options) or crashed past its last savepoint. Recovery wins.
+                LOG.warn("Job {} names savepoint {} in {}, but it has checkpoints newer than its newest savepoint"
+                        + " (pipeline: newest checkpoint id {}): the option is taken as applied already and the job"
+                        + " recovers its newest state; to go back to {}, stop the job with a savepoint first, or run"
+                        + " `keepsake prepare-restore {} {}` and restore without the option", jobId, chosenSavepoint,
+                        RESTORE_SAVEPOINT_OPTION, checkpointedPast, chosenSavepoint, jobId, chosenSavepoint);
+                restored = restorer.recoverLatest(jobId);
+            } else if (chosenSavepoint != null) {
                 RestoredState state = restorer.restoreSavepoint(jobId, chosenSavepoint);
                 Set<Integer> missing = new TreeSet<>(pipelines);
                 missing.removeAll(state.checkpoints().keySet());
@@ -209,6 +222,33 @@ public final class JobSavepoints {
         }
         restoreRead = true;
         return restored;
+    }
+
+    /**
+     * The pipelines whose newest checkpoint file is newer than every savepoint bundle of the job holds
+     * for them, with that file's id; empty when the job has not checkpointed since its newest savepoint.
+     */
+    private Map<Integer, Long> checkpointedPastSavepoints() {
+        Map<Integer, Long> past = new TreeMap<>();
+        try {
+            Map<Integer, Long> inBundles = new TreeMap<>();
+            for (SavepointHandle h : keepsake.savepointSide().listSavepoints(jobId)) {
+                for (ManifestEntry e : h.meta().manifest()) {
+                    inBundles.merge(e.pipelineId(), e.checkpointId(), Math::max);
+                }
+            }
+            for (int pid : pipelines) {
+                io.keepsake.storage.PipelineState file = keepsake.checkpointSide()
+                        .getLatestCheckpointByJobIdAndPipelineId(jobId, Integer.toString(pid));
+                if (file != null && file.checkpointId() > inBundles.getOrDefault(pid, Long.MIN_VALUE)) {
+                    past.put(pid, file.checkpointId());
+                }
+            }
+        } catch (io.keepsake.storage.CheckpointStorageException e) {
+            throw new io.keepsake.storage.SavepointStorageException("Cannot list the checkpoints of job " + jobId
+                    + ": " + e.getMessage(), e);
+        }
+        return past;
     }
 
     /** The highest checkpoint id the job has used for a pipeline, in checkpoint files and bundles. */
