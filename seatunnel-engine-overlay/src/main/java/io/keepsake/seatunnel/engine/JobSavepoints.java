@@ -292,6 +292,11 @@ public final class JobSavepoints {
         SavepointSaveSession opened;
         SavepointSaveSession inProgress;
         synchronized (this) {
+            if (session != null && session.completion().isDone()) {
+                // Ended on its own (its timeout): forget it, so that this request opens a new one.
+                abort(session, "it ended before this request: " + session.completion().handle((h, e) -> e == null
+                        ? "committed" : message(e)).join());
+            }
             inProgress = session;
             opened = null;
             if (inProgress == null) {
