@@ -85,6 +85,33 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         this.newest = new NewestReadableState(checkpoints, savepoints, readers);
     }
 
+    /**
+     * The Keepsake checkpoint side this plugin writes SeaTunnel's {@code .ser} files through; for the
+     * engine overlay ({@code seatunnel-engine-overlay}), which stages a savepoint's files itself.
+     */
+    public CheckpointStorage checkpointSide() {
+        return checkpoints;
+    }
+
+    /** The savepoint side this plugin keeps bundles in; for the engine overlay, which opens job-level sessions on it. */
+    public SavepointStorage savepointSide() {
+        return savepoints;
+    }
+
+    /**
+     * Refuses the pipeline's checkpoints after {@code checkpointId}, as after a savepoint this plugin
+     * could not keep ({@link FailedSavepoints}); for the engine overlay, whose job-level savepoint failed.
+     */
+    public void refuseCheckpointsAfterFailedSavepoint(String jobId, int pipelineId, long checkpointId,
+                                                     String savepointId, String reason) {
+        failedSavepoints.failed(jobId, pipelineId, checkpointId, savepointId, reason);
+    }
+
+    /** Lifts a refusal of the pipeline's checkpoints: its savepoint was kept or the job was restored. */
+    public void savepointKeptOrRestored(String jobId, int pipelineId) {
+        failedSavepoints.kept(jobId, pipelineId);
+    }
+
     /** The savepoint id this plugin gives the savepoint of one pipeline at one checkpoint. */
     public static String savepointId(long checkpointId, int pipelineId) {
         return String.format("st-%019d-p%d", checkpointId, pipelineId);
