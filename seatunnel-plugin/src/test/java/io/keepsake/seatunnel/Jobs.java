@@ -3,6 +3,7 @@ package io.keepsake.seatunnel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** SeaTunnel job files for the tests: FakeSource into Console, streaming or batch, one or two pipelines. */
 final class Jobs {
@@ -55,6 +56,16 @@ final class Jobs {
 
     private static Path write(Path dir, String name, String mode, int pipelines, long interval, int splits)
             throws IOException {
+        return write(dir, name, mode, pipelines, interval, splits, Map.of());
+    }
+
+    /**
+     * A job of {@code pipelines} independent FakeSource-to-Console pipelines of {@code splits}
+     * splits each, in {@code mode} (STREAMING or BATCH), with {@code env} added to its env block
+     * (job options, such as the engine overlay's restore option).
+     */
+    static Path write(Path dir, String name, String mode, int pipelines, long interval, int splits,
+                      Map<String, String> env) throws IOException {
         StringBuilder sources = new StringBuilder();
         StringBuilder sinks = new StringBuilder();
         for (int p = 1; p <= pipelines; p++) {
@@ -74,17 +85,19 @@ final class Jobs {
                       }
                     """.formatted(p));
         }
+        StringBuilder extra = new StringBuilder();
+        env.forEach((k, v) -> extra.append("  ").append(k).append(" = \"").append(v).append("\"\n"));
         String text = """
                 env {
                   parallelism = 1
                   job.mode = "%s"
                   checkpoint.interval = %d
-                }
+                %s}
                 source {
                 %s}
                 sink {
                 %s}
-                """.formatted(mode, interval, sources, sinks);
+                """.formatted(mode, interval, extra, sources, sinks);
         Path file = dir.resolve(name + ".conf");
         Files.writeString(file, text);
         return file;
