@@ -3,32 +3,35 @@ package io.keepsake.storage.internal;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
-import io.keepsake.storage.spi.SyncableOutputStream;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The decision of one attempt where publication is create-if-absent (no atomic directory rename):
- * {@code <job>/.staging/<attemptId>.outcome}, created whole and only if absent. The writer creates
- * it holding the metadata it is about to publish ("publishing"); a collection or a delete creates
- * it holding {@link #COLLECTED} before it removes anything of that attempt. Exactly one of them
- * creates it, so an attempt is either published (its files are then never removed by anyone but an
- * explicit delete of the published savepoint) or collected (its writer then fails typed), whatever
- * the clocks and however long either side stalls. The lease only says which attempts to leave
- * alone; it no longer decides.
+ * {@code <job>/.staging/<attemptId>.outcome}, created whole and only if absent, and never
+ * overwritten. The writer creates it holding the metadata it is about to publish ("publishing"); a
+ * collection or a delete creates it holding {@link #COLLECTED} before it removes anything of that
+ * attempt. Exactly one of them creates it, whatever the clocks and however long either side stalls:
+ * <ul>
+ *   <li>"publishing" is acted on by its writer alone. Nobody else removes a file of the attempt, gives
+ *   the decision up or publishes it; a collection only tidies the file away once the folder holds
+ *   exactly the metadata it names, and a delete of that published savepoint removes it first.</li>
+ *   <li>"collected" is final for the attempt: its writer never publishes (a later decision would be
+ *   followed by the check of its files, which the removed ones fail). It is tidied away once no file
+ *   of the attempt is left.</li>
+ * </ul>
+ * The lease only says which attempts to leave alone; it decides nothing.
  *
- * <p>"Created whole": on an object store ({@link FsCapability#ATOMIC_FILE_CREATE}) one conditional
- * PUT; elsewhere the bytes are written and synced under a temporary name
- * ({@code <attemptId>.outcome.tmp-<16 hex>}) and renamed onto the outcome name, which never
- * replaces and is atomic for files on those file systems. Stateless.
+ * <p>"Created whole": {@link StagedFiles#createWhole}, one conditional PUT on an object store
+ * ({@link FsCapability#ATOMIC_FILE_CREATE}); elsewhere a private temporary file
+ * ({@code <attemptId>.outcome.tmp-<16 hex>}) renamed onto the outcome name, a rename that never
+ * replaces. Stateless.
  */
 final class AttemptOutcome {
 
@@ -36,17 +39,10 @@ final class AttemptOutcome {
     static final String SUFFIX = ".outcome";
 
     /** What a temporary outcome file carries after the outcome name. */
-    static final String TEMP_MARK = ".tmp-";
+    static final String TEMP_MARK = StagedFiles.TEMP_MARK;
 
     /** The content of a collector's outcome. */
     static final byte[] COLLECTED = "keepsake attempt outcome: collected\n".getBytes(StandardCharsets.US_ASCII);
-
-    /**
-     * On an object store, the content a writer's decision is overwritten with when it is given up
-     * (by the writer failing after it, or a collection whose writer is gone): the writer reads its
-     * decision back after publishing and withdraws the metadata when it finds this.
-     */
-    static final byte[] WITHDRAWN = "keepsake attempt outcome: withdrawn\n".getBytes(StandardCharsets.US_ASCII);
 
     private static final int MAX_LENGTH = MetadataCodec.MAX_LENGTH;
 
@@ -59,8 +55,6 @@ final class AttemptOutcome {
         PUBLISHING,
         /** A collection or delete decided to remove the attempt. */
         COLLECTED,
-        /** A decision to publish that was given up (object stores): the attempt is removed. */
-        WITHDRAWN,
         /** Neither: not written by Keepsake, or damaged; never acted on. */
         UNKNOWN
     }
@@ -84,40 +78,7 @@ final class AttemptOutcome {
      * @return true when this call created it, false when it was there
      */
     static boolean claim(StorageFileSystem fs, String path, byte[] content) throws IOException {
-        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
-            try (SyncableOutputStream out = StagedFiles.createWithParents(fs, path)) {
-                out.write(content);
-                out.sync();
-                return true;
-            } catch (FileAlreadyExistsException e) {
-                return false;
-            }
-        }
-        String temp = path + TEMP_MARK + String.format("%016x", ThreadLocalRandom.current().nextLong());
-        try (SyncableOutputStream out = StagedFiles.createWithParents(fs, temp)) {
-            out.write(content);
-            out.sync();
-        }
-        try {
-            fs.rename(temp, path);
-            return true;
-        } catch (FileAlreadyExistsException e) {
-            return false;
-        } finally {
-            try {
-                fs.delete(temp, false);
-            } catch (IOException | RuntimeException e) {
-                // a temporary outcome is collected with the staging leftovers
-            }
-        }
-    }
-
-    /** Replaces the outcome with {@code content} whatever is there (an unconditional PUT on an object store). */
-    static void overwrite(StorageFileSystem fs, String path, byte[] content) throws IOException {
-        try (SyncableOutputStream out = fs.create(path, false)) {
-            out.write(content);
-            out.sync();
-        }
+        return StagedFiles.createWhole(fs, path, content, path);
     }
 
     /** What the outcome file says, or empty when there is none. */
@@ -130,9 +91,6 @@ final class AttemptOutcome {
         }
         if (Arrays.equals(bytes, COLLECTED)) {
             return Optional.of(new Decision(Kind.COLLECTED, null));
-        }
-        if (Arrays.equals(bytes, WITHDRAWN)) {
-            return Optional.of(new Decision(Kind.WITHDRAWN, null));
         }
         if (bytes.length >= 4 && bytes.length <= MAX_LENGTH && ByteBuffer.wrap(bytes).getInt() == MetadataCodec.MAGIC) {
             try {

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -188,6 +189,14 @@ public final class GarbageCollector {
                 removal.deleteFile(c.path(), result);
                 return result;
             }
+            case GcPlanner.SETTLED_DELETION -> {
+                if (SavepointDeletion.recordSettled(layout, c.jobId(), GcPlanner.name(c.path()))) {
+                    removal.deleteFile(c.path(), result);
+                } else {
+                    result.keep(c.path(), SavepointDeletion.UNSETTLED_RECORD);
+                }
+                return result;
+            }
             case GcPlanner.TOMBSTONE -> {
                 return removeTombstone(c);
             }
@@ -237,37 +246,30 @@ public final class GarbageCollector {
         }
     }
 
+    /**
+     * A staging attempt is set aside first where directories rename atomically (the rename is the
+     * decision against its writer's publication), then removed file by file. A savepoint folder
+     * without metadata is never renamed (its name can be published again meanwhile): its own files
+     * are removed one by one by name, which a later publication under the same id never shares.
+     */
     private OwnedRemoval.Result removeDirectory(GcCandidate c) throws IOException {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         boolean savepointFolder = c.what().equals(GcPlanner.INCOMPLETE);
-        java.util.function.Predicate<String> own = savepointFolder
+        Predicate<String> own = savepointFolder
                 ? n -> StorageLayout.isKeepsakeFile(GcPlanner.name(c.path()), n) : StorageLayout::isStagedFile;
-        if (!fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
+        if (savepointFolder || !fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
             return removeFileByFile(c, own);
         }
         Optional<String> foreign = planner.foreignEntry(c.path(), own);
         if (foreign.isPresent()) {
             return result.keep(c.path(), "it holds " + foreign.get() + ", which Keepsake does not write");
         }
-        if (savepointFolder) {
-            if (fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
-                return result.keep(c.path(), "it became a complete savepoint meanwhile");
-            }
-            if (savepoints.isLeased(c.jobId(), GcPlanner.name(c.path()), System.currentTimeMillis())) {
-                return result.keep(c.path(), "an attempt took it up meanwhile");
-            }
-        }
-        String tombstone = fs.child(layout.stagingDir(c.jobId()), GcPlanner.name(c.path())
-                + (savepointFolder ? GcPlanner.SAVEPOINT_TOMBSTONE_MARK : GcPlanner.TOMBSTONE_MARK)
+        String tombstone = fs.child(layout.stagingDir(c.jobId()), GcPlanner.name(c.path()) + GcPlanner.TOMBSTONE_MARK
                 + String.format("%016x", ThreadLocalRandom.current().nextLong()));
-        fs.mkdirs(layout.stagingDir(c.jobId()));
         try {
             fs.rename(c.path(), tombstone);
         } catch (NoSuchFileException gone) {
             return result.keep(c.path(), "it was published, aborted or removed meanwhile");
-        }
-        if (savepointFolder && fs.stat(fs.child(tombstone, MetadataCodec.FILE_NAME)).isPresent()) {
-            return putBack(tombstone, c.path());
         }
         OwnedRemoval.Result removed = removal.removeOwnedFolder(tombstone, own);
         if (removed.failed().isEmpty() && removed.kept().isEmpty()) {
@@ -288,7 +290,7 @@ public final class GarbageCollector {
         if (savepointFolder.matches() && fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
             return putBack(c.path(), fs.child(layout.savepointJobDir(c.jobId()), savepointFolder.group(1)));
         }
-        java.util.function.Predicate<String> own = savepointFolder.matches()
+        Predicate<String> own = savepointFolder.matches()
                 ? n -> StorageLayout.isKeepsakeFile(savepointFolder.group(1), n) : StorageLayout::isStagedFile;
         return removal.removeOwnedFolder(c.path(), own);
     }
@@ -312,7 +314,7 @@ public final class GarbageCollector {
      * whole listing is checked for {@code _metadata.ser} and foreign entries before anything is
      * removed, and the lease once more after that listing.
      */
-    private OwnedRemoval.Result removeFileByFile(GcCandidate c, java.util.function.Predicate<String> own)
+    private OwnedRemoval.Result removeFileByFile(GcCandidate c, Predicate<String> own)
             throws IOException {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         String directory = c.path();

@@ -46,6 +46,7 @@ final class GcPlanner {
     static final String UNFINISHED_PUBLICATION = "unfinished publication";
     static final String SETTLED_OUTCOME = "settled attempt outcome";
     static final String OUTCOME_TEMP = "outcome temporary file";
+    static final String SETTLED_DELETION = "settled deletion record";
     static final String EMPTY_FOLDER = "empty savepoint directory";
 
     /** Joins a pending upload's path and id in the path of a {@link #STALE_UPLOAD} candidate. */
@@ -190,6 +191,14 @@ final class GcPlanner {
             } else if (outcomeAttempt.isPresent()) {
                 planOutcome(jobId, path, s, outcomeAttempt.get(), leases.get(outcomeAttempt.get()), now, cutoff, out,
                         foreign);
+            } else if (s.regularFile() && SavepointDeletion.recordSavepointId(s.name()).isPresent()) {
+                if (SavepointDeletion.recordSettled(layout, jobId, s.name())) {
+                    if (s.modificationTime() <= cutoff) {
+                        out.add(new GcCandidate(jobId, path, SETTLED_DELETION, s.modificationTime()));
+                    }
+                } else {
+                    foreign.add(path + ": " + SavepointDeletion.UNSETTLED_RECORD);
+                }
             } else {
                 foreign.add(path + ": Keepsake did not write it");
             }
@@ -236,7 +245,7 @@ final class GcPlanner {
                     out.add(new GcCandidate(jobId, path, UNFINISHED_PUBLICATION, s.modificationTime()));
                 }
             }
-            case COLLECTED, WITHDRAWN -> {
+            case COLLECTED -> {
                 String folder = layout.savepointDir(jobId, StorageLayout.attemptSavepointId(attemptId).orElseThrow());
                 try {
                     if (removal.attemptFiles(folder, attemptId).isEmpty()) {

@@ -4,13 +4,11 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
-import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,8 +94,11 @@ final class OwnedRemoval {
         fs.mkdirs(layout.stagingDir(jobId));
         if (!AttemptOutcome.claim(fs, outcome, AttemptOutcome.COLLECTED)) {
             Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, outcome);
-            if (d.isPresent() && d.get().kind() != AttemptOutcome.Kind.COLLECTED
-                    && d.get().kind() != AttemptOutcome.Kind.WITHDRAWN) {
+            if (d.isEmpty()) {
+                return result.keep(attemptFilesPath(folder, attemptId), "its outcome was settled by another process"
+                        + " meanwhile");
+            }
+            if (d.get().kind() != AttemptOutcome.Kind.COLLECTED) {
                 return result.keep(attemptFilesPath(folder, attemptId), d.get().kind()
                         == AttemptOutcome.Kind.PUBLISHING ? "its writer decided to publish it meanwhile"
                         : "its outcome file was not written by Keepsake (" + outcome + ")");
@@ -141,17 +142,13 @@ final class OwnedRemoval {
     }
 
     /**
-     * Settles the decision of an attempt whose writer decided to publish and is gone (its lease
-     * expired). When the folder already holds exactly the decided metadata, the decision is
-     * tidied away. Otherwise, where files rename atomically, the decision is published on the
-     * writer's behalf by renaming it onto {@code _metadata.ser} (consuming it, as the writer's own
-     * publication would) when every payload of the decided manifest is there and no other attempt
-     * published the id; else it is given up (deleted: only a delete that found it may go on) and
-     * the attempt collected. On an object store nobody but the writer publishes a decision: it is
-     * given up by overwriting it with "withdrawn", the metadata is looked for once more (the writer
-     * may have published meanwhile: then it is left whole), and only then are the files removed.
+     * Looks at the decision of an attempt whose writer decided to publish and is gone (its lease
+     * expired): when the folder holds exactly the decided metadata, the decision is settled and
+     * tidied away; otherwise it is left whole. Only the writer acts on its decision (it publishes,
+     * or removes its files and then the decision), so no other process finishes, gives up or
+     * overwrites it, and nothing of the attempt is removed here.
      */
-    Result settlePublication(String jobId, String attemptId, byte[] metaBytes) throws IOException {
+    Result settlePublication(String jobId, String attemptId, byte[] metaBytes) {
         Result result = Result.empty();
         String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId);
         SavepointMeta decided = MetadataCodec.decode(metaBytes, outcome);
@@ -160,40 +157,18 @@ final class OwnedRemoval {
             return result.keep(outcome, "it names another savepoint than its attempt");
         }
         String folder = layout.savepointDir(jobId, decided.savepointId());
-        String metadata = fs.child(folder, MetadataCodec.FILE_NAME);
-        if (StagedFiles.hasMetadata(fs, folder, metaBytes)) {
+        if (StagedFiles.metadata(fs, folder, metaBytes) == StagedFiles.Answer.OURS) {
             deleteFile(outcome, result);
             return result;
         }
-        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
-            AttemptOutcome.overwrite(fs, outcome, AttemptOutcome.WITHDRAWN);
-            if (StagedFiles.hasMetadata(fs, folder, metaBytes)) {
-                deleteQuietly(outcome);
-                return result.keep(folder, "its writer published it meanwhile");
-            }
-            result.addAll(collectAttempt(jobId, folder, attemptId));
-            return result;
-        }
-        boolean taken = fs.stat(metadata).isPresent();
-        Optional<String> missing = taken ? Optional.empty() : StagedFiles.missingOrChanged(fs, folder, decided.manifest());
-        if (taken || missing.isPresent()) {
-            if (!fs.delete(outcome, false)) {
-                return result.keep(outcome, "it was settled by another process meanwhile");
-            }
-            result.deleted().add(outcome);
-            result.addAll(collectAttempt(jobId, folder, attemptId));
-            return result;
-        }
-        try {
-            fs.rename(outcome, metadata);
-            fs.syncDirectory(folder);
-        } catch (java.nio.file.FileAlreadyExistsException | NoSuchFileException raced) {
-            return result.keep(outcome, "it was published or settled by another process meanwhile");
-        }
-        LOG.warn("Garbage collection published savepoint {} of job {} on behalf of its writer, which had decided to"
-                + " publish it and is gone ({})", decided.savepointId(), jobId, folder);
-        return result.keep(folder, "its writer had decided to publish it and is gone; it was published on its behalf");
+        return result.keep(outcome, UNFINISHED_DECISION);
     }
+
+    /** Why a decision to publish that its writer has not carried out is left. */
+    static final String UNFINISHED_DECISION = "its writer decided to publish the attempt and has not finished (it is"
+            + " stalled, or it died between its decision and its metadata); only the writer acts on its decision,"
+            + " so the attempt and its files are left. Once that writer is known to be gone for good, removing this"
+            + " file lets garbage collection remove the attempt";
 
     /**
      * Removes a folder Keepsake wrote: each entry whose whole name is one of {@code ownName}'s

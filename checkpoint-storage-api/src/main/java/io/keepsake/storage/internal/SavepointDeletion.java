@@ -7,11 +7,15 @@ import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,10 +69,10 @@ final class SavepointDeletion {
             if (status.isEmpty() || !status.get().directory()) {
                 throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
             }
-            Optional<SavepointHandle> handle = Optional.empty();
+            Optional<SavepointStore.MetadataRead> read = Optional.empty();
             boolean hasMetadata = true;
             try {
-                handle = Optional.of(store.readMetadata(jobId, savepointId));
+                read = Optional.of(store.readVerifiedMetadata(jobId, savepointId));
             } catch (SavepointNotFoundException none) {
                 hasMetadata = false;
             } catch (SavepointStorageException unreadable) {
@@ -76,17 +80,24 @@ final class SavepointDeletion {
                         unreadable.getMessage());
             }
             if (hasMetadata) {
-                handle.ifPresent(h -> dropDecisionOf(h, jobId, savepointId));
-                deleteIndexMarkers(jobId, savepointId);
                 String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
-                if (!fs.delete(metadata, false)) {
-                    throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it meanwhile ("
-                            + dir + ")");
+                byte[] bytes = read.isPresent() ? read.get().bytes() : readRaw(metadata, what);
+                String record = claimDeletion(jobId, savepointId, bytes, what);
+                try {
+                    requireStillThere(metadata, bytes, what, dir);
+                    read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId));
+                    deleteIndexMarkers(jobId, savepointId);
+                    if (!fs.delete(metadata, false)) {
+                        throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
+                                + " meanwhile (" + dir + ")");
+                    }
+                    result.deleted().add(metadata);
+                    unpublished = true;
+                } finally {
+                    dropDeletionRecord(record);
                 }
-                result.deleted().add(metadata);
-                unpublished = true;
                 fs.syncDirectory(dir);
-                for (String file : handle.map(h -> OwnedRemoval.files(h.meta())).orElse(List.of())) {
+                for (String file : read.map(r -> OwnedRemoval.files(r.handle().meta())).orElse(List.of())) {
                     removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
                 }
             }
@@ -114,6 +125,111 @@ final class SavepointDeletion {
         }
         LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
         return result;
+    }
+
+    /** What a deletion record's name ends with: {@code .staging/<savepointId>.<16 hex>.deletion}. */
+    static final String RECORD_SUFFIX = ".deletion";
+
+    /**
+     * The savepoint a deletion record's name is for: {@code <savepointId>.<16 hex>.deletion}, the
+     * hex being the start of the SHA-256 of the metadata being deleted; empty for other names.
+     */
+    static Optional<String> recordSavepointId(String name) {
+        if (!name.endsWith(RECORD_SUFFIX)) {
+            return Optional.empty();
+        }
+        return StorageLayout.attemptSavepointId(name.substring(0, name.length() - RECORD_SUFFIX.length()));
+    }
+
+    /** Why garbage collection leaves a deletion record whose metadata is still there. */
+    static final String UNSETTLED_RECORD = "a delete holds it while it removes the savepoint's metadata; if no delete"
+            + " is running, one was interrupted: delete the savepoint again after removing this file";
+
+    /**
+     * True when a deletion record can go: the savepoint's {@code _metadata.ser} is absent or holds
+     * other bytes than the ones the record names. While the named bytes are there only the record's
+     * holder removes them, so once they are gone the holder is past its removal; a read that fails
+     * answers false.
+     */
+    static boolean recordSettled(StorageLayout layout, String jobId, String recordName) {
+        StorageFileSystem fs = layout.fileSystem();
+        String savepointId = recordSavepointId(recordName).orElseThrow();
+        String metadata = fs.child(layout.savepointDir(jobId, savepointId), MetadataCodec.FILE_NAME);
+        try (InputStream in = fs.open(metadata)) {
+            return !recordName.equals(recordName(savepointId, in.readNBytes(MetadataCodec.MAX_LENGTH + 1)));
+        } catch (NoSuchFileException gone) {
+            return true;
+        } catch (IOException | RuntimeException unknown) {
+            return false;
+        }
+    }
+
+    /** The deletion record's name for these metadata bytes of {@code savepointId}. */
+    private static String recordName(String savepointId, byte[] bytes) {
+        return savepointId + "." + HexFormat.of().formatHex(HashingOutputStream.sha256().digest(bytes), 0, 8)
+                + RECORD_SUFFIX;
+    }
+
+    /**
+     * Takes the right to remove exactly these metadata bytes: creates the empty file
+     * {@code .staging/<savepointId>.<first 16 hex of their SHA-256>.deletion}, only if absent.
+     * Between the check that {@code _metadata.ser} still holds the bytes and its removal, only the
+     * holder of this record removes them, so a delete that read the metadata long ago can never
+     * remove a savepoint published again under the same id since.
+     *
+     * @throws SavepointNotFoundException when another delete of the same metadata holds the record
+     */
+    private String claimDeletion(String jobId, String savepointId, byte[] bytes, String what) throws IOException {
+        String record = fs.child(layout.stagingDir(jobId), recordName(savepointId, bytes));
+        SyncableOutputStream created;
+        try {
+            created = StagedFiles.createWithParents(fs, record);
+        } catch (FileAlreadyExistsException e) {
+            throw new SavepointNotFoundException("Cannot " + what + ": another process is deleting it (" + record
+                    + "); if no other delete is running (it was interrupted), remove that file and delete again");
+        }
+        try (SyncableOutputStream out = created) {
+            StagedFiles.endVolatileFile(fs, out);
+        } catch (IOException | RuntimeException e) {
+            dropDeletionRecord(record); // this call created it: it is ours to remove
+            throw e;
+        }
+        return record;
+    }
+
+    /** After the record: the metadata must still be exactly what was read; otherwise nothing is removed. */
+    private void requireStillThere(String metadata, byte[] bytes, String what, String dir) {
+        switch (StagedFiles.holds(fs, metadata, bytes)) {
+            case OURS -> {
+            }
+            case ABSENT -> throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
+                    + " meanwhile (" + dir + ")");
+            case OTHER -> throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it and"
+                    + " a new savepoint with this id was committed meanwhile; the new one was left (" + dir + ")");
+            default -> throw new SavepointStorageException("Cannot " + what + ": its metadata cannot be read back;"
+                    + " nothing was deleted (" + metadata + ")");
+        }
+    }
+
+    private void dropDeletionRecord(String record) {
+        try {
+            fs.delete(record, false);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot remove the deletion record {}; a later delete of the same savepoint reports it", record, e);
+        }
+    }
+
+    /** The bytes of a metadata file that does not verify, to name what this delete removes. */
+    private byte[] readRaw(String metadata, String what) {
+        try (InputStream in = fs.open(metadata)) {
+            return in.readNBytes(MetadataCodec.MAX_LENGTH + 1);
+        } catch (NoSuchFileException e) {
+            throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it meanwhile ("
+                    + metadata + ")");
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot " + what + ": its metadata cannot be read: " + e.getMessage()
+                    + "; nothing was deleted (" + metadata + ")", e);
+        }
     }
 
     /**
@@ -182,10 +298,11 @@ final class SavepointDeletion {
         for (FileStatus s : entries) {
             Optional<String> attempt = s.regularFile() ? StorageLayout.payloadAttempt(savepointId, s.name())
                     : Optional.empty();
-            if (attempt.isPresent()) {
-                attempts.add(attempt.get());
-            } else if (renameMode && !hadMetadata && s.regularFile() && StorageLayout.isStagedFile(s.name())) {
+            if (attempt.isPresent() && renameMode) {
+                // published by a rename and left by a delete: no attempt writes into this folder
                 removal.deleteFile(fs.child(dir, s.name()), result);
+            } else if (attempt.isPresent()) {
+                attempts.add(attempt.get());
             } else {
                 result.keep(fs.child(dir, s.name()), "Keepsake did not write it");
             }

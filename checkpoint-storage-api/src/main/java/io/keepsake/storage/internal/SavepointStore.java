@@ -211,6 +211,15 @@ public final class SavepointStore {
 
     /** Reads and verifies one savepoint's metadata. */
     public SavepointHandle readMetadata(String jobId, String savepointId) {
+        return readVerifiedMetadata(jobId, savepointId).handle();
+    }
+
+    /** A savepoint's verified metadata and the exact bytes it was read from. */
+    record MetadataRead(SavepointHandle handle, byte[] bytes) {
+    }
+
+    /** Reads and verifies one savepoint's metadata, keeping the bytes it read. */
+    MetadataRead readVerifiedMetadata(String jobId, String savepointId) {
         String dir = layout.savepointDir(jobId, savepointId);
         String file = fs.child(dir, MetadataCodec.FILE_NAME);
         byte[] bytes;
@@ -243,7 +252,7 @@ public final class SavepointStore {
             throw new SavepointCorruptedException(file, "Savepoint metadata names another savepoint than its directory",
                     jobId + "/" + savepointId, meta.jobId() + "/" + meta.savepointId());
         }
-        return new SavepointHandle(dir, meta);
+        return new MetadataRead(new SavepointHandle(dir, meta), bytes);
     }
 
     /** Opens one payload as a stream verified against the manifest. */

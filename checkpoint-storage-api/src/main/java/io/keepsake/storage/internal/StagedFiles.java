@@ -8,11 +8,14 @@ import io.keepsake.storage.spi.SyncableOutputStream;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The file-level checks and writes of the commit protocol: whether a work directory still holds
@@ -71,12 +74,12 @@ final class StagedFiles {
         for (int attempt = 1; ; attempt++) {
             try {
                 return fs.create(path, true);
-            } catch (java.nio.file.FileAlreadyExistsException exists) {
+            } catch (FileAlreadyExistsException exists) {
                 throw exists;
             } catch (IOException e) {
                 // Hadoop's local file system creates the file and then changes its mode: a folder
                 // removed in between fails the second step with a plain IOException
-                if (attempt == 5 || !(e instanceof java.nio.file.NoSuchFileException || parentMissing(fs, path))) {
+                if (attempt == 5 || !(e instanceof NoSuchFileException || parentMissing(fs, path))) {
                     throw e;
                 }
             }
@@ -100,12 +103,73 @@ final class StagedFiles {
         }
     }
 
-    /** True when {@code directory}'s {@code _metadata.ser} holds exactly {@code expected}. */
-    static boolean hasMetadata(StorageFileSystem fs, String directory, byte[] expected) {
-        try (InputStream in = fs.open(fs.child(directory, MetadataCodec.FILE_NAME))) {
-            return Arrays.equals(in.readNBytes(expected.length + 1), expected);
+    /** What a read of a file that may hold our bytes found: ours, absent, another's, or nothing can be told. */
+    enum Answer {
+        /** The file holds exactly the expected bytes. */
+        OURS,
+        /** Nothing is there. */
+        ABSENT,
+        /** Something else is there. */
+        OTHER,
+        /** The read failed: nothing may be removed or given up on this answer. */
+        UNKNOWN
+    }
+
+    /** Whether {@code directory}'s {@code _metadata.ser} holds exactly {@code expected}, as a three-way answer. */
+    static Answer metadata(StorageFileSystem fs, String directory, byte[] expected) {
+        return holds(fs, fs.child(directory, MetadataCodec.FILE_NAME), expected);
+    }
+
+    /** Whether {@code path} holds exactly {@code expected}: ours, absent, another's, or unknown when the read failed. */
+    static Answer holds(StorageFileSystem fs, String path, byte[] expected) {
+        try (InputStream in = fs.open(path)) {
+            return Arrays.equals(in.readNBytes(expected.length + 1), expected) ? Answer.OURS : Answer.OTHER;
+        } catch (NoSuchFileException e) {
+            return Answer.ABSENT;
         } catch (IOException | RuntimeException e) {
-            return false;
+            return Answer.UNKNOWN;
         }
     }
+
+    /**
+     * Creates {@code path} with {@code bytes}, whole (no reader ever sees part of it) and only if
+     * absent: on a file system whose created files appear whole, one must-create write; elsewhere
+     * the bytes are written and synced under the private name {@code <tempBase>.tmp-<16 hex>} and
+     * renamed onto {@code path}, a rename that never replaces. Only the claim of the target is the
+     * atomic step: where a file rename is a link followed by an unlink, the link claims it, and the
+     * private temporary name is nobody else's to act on. The temporary file is removed either way.
+     *
+     * @return true when this call created it, false when something was there
+     */
+    static boolean createWhole(StorageFileSystem fs, String path, byte[] bytes, String tempBase) throws IOException {
+        if (fs.capabilities().contains(FsCapability.ATOMIC_FILE_CREATE)) {
+            try (SyncableOutputStream out = createWithParents(fs, path)) {
+                out.write(bytes);
+                out.sync();
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                return false;
+            }
+        }
+        String temp = tempBase + TEMP_MARK + String.format("%016x", ThreadLocalRandom.current().nextLong());
+        try (SyncableOutputStream out = createWithParents(fs, temp)) {
+            out.write(bytes);
+            out.sync();
+        }
+        try {
+            fs.rename(temp, path);
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } finally {
+            try {
+                fs.delete(temp, false);
+            } catch (IOException | RuntimeException e) {
+                // a temporary file is collected with the staging leftovers
+            }
+        }
+    }
+
+    /** What a temporary file written by {@link #createWhole} carries after its base name. */
+    static final String TEMP_MARK = ".tmp-";
 }

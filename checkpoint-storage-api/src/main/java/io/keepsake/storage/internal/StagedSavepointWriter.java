@@ -158,7 +158,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             throw new InvalidStorageArgumentException("Cannot open payload of savepoint " + request.savepointId()
                     + " of job " + request.jobId() + ": pipeline already has one (" + pipelineId + ")");
         }
-        String file = renameMode ? "pipeline-" + pipelineId + ".wire" : "pipeline-" + pipelineId + "." + attemptId + ".wire";
+        String file = StorageLayout.payloadName(pipelineId, attemptId);
         String path = fs.child(workDir, file);
         SyncableOutputStream raw;
         try {
@@ -364,23 +364,32 @@ public final class StagedSavepointWriter implements SavepointWriter {
             abortQuietly();
             throw alreadyExists(e);
         } catch (IOException | RuntimeException e) {
-            resolveAmbiguousPublication(metaBytes, StagedFiles.hasMetadata(fs, workDir, metaBytes), e);
+            resolveAmbiguousPublication(metaBytes, e);
         }
     }
 
     /**
-     * The publishing step reported an error: it took effect when the target holds our metadata;
-     * it certainly did not when staging is still whole or was taken away; otherwise nobody can tell.
+     * The rename reported an error: it took effect when the target holds our metadata; it did not
+     * when the staging directory still holds it, or was taken away (a collection decided first);
+     * any read that fails, or any other answer, leaves the attempt as it is and says so.
      */
-    private void resolveAmbiguousPublication(byte[] metaBytes, boolean stagingIntact, Exception e) {
-        if (StagedFiles.hasMetadata(fs, target, metaBytes)) {
+    private void resolveAmbiguousPublication(byte[] metaBytes, Exception e) {
+        StagedFiles.Answer published = StagedFiles.metadata(fs, target, metaBytes);
+        if (published == StagedFiles.Answer.OURS) {
             LOG.warn("Publishing savepoint {} of job {} reported an error but took effect ({})", request.savepointId(),
                     request.jobId(), target, e);
             return;
         }
-        if (stagingIntact || (renameMode && e instanceof NoSuchFileException)) {
-            abortQuietly();
-            throw failed(stagingIntact ? "publishing failed" : "its staging area was removed before publication", e);
+        if (published != StagedFiles.Answer.UNKNOWN) {
+            StagedFiles.Answer staged = StagedFiles.metadata(fs, workDir, metaBytes);
+            if (staged == StagedFiles.Answer.OURS) {
+                abortQuietly();
+                throw published == StagedFiles.Answer.OTHER ? alreadyExists(e) : failed("publishing failed", e);
+            }
+            if (staged == StagedFiles.Answer.ABSENT && e instanceof NoSuchFileException) {
+                abortQuietly();
+                throw failed("its staging area was removed before publication", e);
+            }
         }
         letGo();
         throw unknown("publishing failed and its outcome cannot be read back", e);

@@ -41,7 +41,7 @@ public final class StorageLayout {
     private static final Pattern ATTEMPT = Pattern.compile("(.+)\\.[0-9a-f]{16}");
 
     /** A payload file a Keepsake attempt writes into a savepoint folder. */
-    private static final Pattern PAYLOAD = Pattern.compile("pipeline--?\\d+\\.wire");
+    private static final Pattern STAGED_PAYLOAD = Pattern.compile("pipeline--?\\d+(\\..+\\.[0-9a-f]{16})?\\.wire");
 
     private final StorageFileSystem fs;
     private final String namespace;
@@ -279,17 +279,25 @@ public final class StorageLayout {
 
     /**
      * True for the names a Keepsake attempt writes into the savepoint folder {@code folder}:
-     * {@code _metadata.ser}, {@code pipeline-<pid>.wire} (published by rename) and
-     * {@code pipeline-<pid>.<folder>.<16 hex>.wire} (an attempt at this very savepoint id).
+     * {@code _metadata.ser} and {@code pipeline-<pid>.<folder>.<16 hex>.wire} (an attempt at this
+     * very savepoint id). A name that says no attempt ({@code pipeline-7.wire}) is not taken as
+     * Keepsake's in a folder whose metadata does not name it.
      */
     static boolean isKeepsakeFile(String folder, String name) {
-        return name.equals(MetadataCodec.FILE_NAME) || PAYLOAD.matcher(name).matches()
-                || payloadAttempt(folder, name).isPresent();
+        return name.equals(MetadataCodec.FILE_NAME) || payloadAttempt(folder, name).isPresent();
     }
 
-    /** True for the names an attempt stages for publication by directory rename: its metadata and payloads. */
+    /**
+     * True for the names an attempt stages in its own staging directory (whose name, an attempt id,
+     * says it is Keepsake's) for publication by directory rename: its metadata and its payloads.
+     */
     static boolean isStagedFile(String name) {
-        return name.equals(MetadataCodec.FILE_NAME) || PAYLOAD.matcher(name).matches();
+        return name.equals(MetadataCodec.FILE_NAME) || STAGED_PAYLOAD.matcher(name).matches();
+    }
+
+    /** The name of a payload file: the pipeline and the attempt that wrote it, {@code pipeline-<pid>.<attemptId>.wire}. */
+    static String payloadName(int pipelineId, String attemptId) {
+        return "pipeline-" + pipelineId + "." + attemptId + ".wire";
     }
 
     /**

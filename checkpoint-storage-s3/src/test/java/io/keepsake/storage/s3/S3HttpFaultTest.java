@@ -150,13 +150,19 @@ class S3HttpFaultTest {
             }
             GcReport report = after.collectGarbage(Duration.ZERO);
             assertThat(report.failed()).as("gc failed, " + where).isEmpty();
-            assertThat(report.kept()).as("gc kept, " + where)
-                    .allSatisfy(k -> assertThat(k).contains("published on its behalf"));
+            // kept on purpose: a decision to publish whose writer died before its metadata, and the
+            // record of a delete that died before removing the metadata
+            assertThat(report.kept()).as("gc kept, " + where).allSatisfy(k -> assertThat(k).satisfiesAnyOf(
+                    l -> assertThat(l).contains("/sp-new.").contains("has not finished"),
+                    l -> assertThat(l).contains("/sp-drop.").contains(".deletion: a delete holds it")));
+            boolean decidedLeft = report.kept().stream().anyMatch(k -> k.contains("has not finished"));
             for (SavepointEntry e : after.scanSavepoints(JOB)) {
-                assertThat(e.handle()).as("%s after gc: %s", where, e.savepointId()).isPresent();
+                assertThat(e.handle().isPresent() || (decidedLeft && e.savepointId().equals("sp-new")))
+                        .as("%s after gc: %s", where, e.savepointId()).isTrue();
             }
             assertThat(direct.list(direct.child(direct.child(after.savepointRoot(), JOB), ".staging")))
-                    .as("staging after gc, " + where).isEmpty();
+                    .as("staging after gc, " + where)
+                    .allSatisfy(f -> assertThat(report.kept()).anySatisfy(k -> assertThat(k).contains("/" + f.name())));
             assertThat(direct.pendingUploads(ns)).as("multipart uploads left, " + where).isEmpty();
         }
         direct.delete(ns, true);
