@@ -6,7 +6,9 @@ import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.storage.localfile.LocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +18,8 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -93,13 +97,58 @@ class GoldenV2BundleTest {
         assertSameFiles(v1, again);
     }
 
-    /** Every file under {@code expected} has its twin under {@code actual} with the same bytes, and nothing more but staging and index entries. */
+    /**
+     * Every file under {@code expected} has its twin under {@code actual} with the same bytes, and
+     * nothing more but staging and index entries. Payload names carry the attempt that wrote them
+     * (random), so names are compared without it and the metadata is compared after its manifest
+     * names are written without it too; the committed metadata itself must encode back to its bytes.
+     */
     private static void assertSameFiles(Path expected, Path actual) throws IOException {
-        List<String> files = GoldenBundles.files(expected).stream().filter(f -> !f.endsWith("index.txt")).toList();
-        assertThat(GoldenBundles.files(actual).stream().filter(f -> !f.startsWith(".") && !f.contains("/.")).toList())
-                .as("files written").isEqualTo(files);
-        for (String file : files) {
-            assertThat(actual.resolve(file)).as(file).hasBinaryContent(Files.readAllBytes(expected.resolve(file)));
+        Map<String, byte[]> want = withoutAttempts(expected);
+        Map<String, byte[]> got = withoutAttempts(actual);
+        assertThat(got.keySet()).as("files written").containsExactlyElementsOf(want.keySet());
+        for (Map.Entry<String, byte[]> e : want.entrySet()) {
+            assertThat(got.get(e.getKey())).as(e.getKey()).isEqualTo(e.getValue());
+        }
+    }
+
+    private static final String ATTEMPT_IN_NAME = "\\.[^/]+\\.[0-9a-f]{16}(?=\\.wire$)";
+
+    /** The files below {@code root} by relative path, with the attempt left out of payload names and manifests. */
+    private static Map<String, byte[]> withoutAttempts(Path root) throws IOException {
+        Map<String, byte[]> files = new TreeMap<>();
+        for (String f : GoldenBundles.files(root)) {
+            if (f.endsWith("index.txt") || f.startsWith(".") || f.contains("/.")) {
+                continue;
+            }
+            byte[] bytes = Files.readAllBytes(root.resolve(f));
+            if (f.endsWith(MetadataCodec.FILE_NAME)) {
+                SavepointMeta m = MetadataCodec.decode(bytes, f);
+                List<ManifestEntry> manifest = m.manifest().stream().map(e -> new ManifestEntry(e.pipelineId(),
+                        e.checkpointId(), e.file().replaceAll(ATTEMPT_IN_NAME, ""), e.length(), e.sha256(), e.chunks()))
+                        .toList();
+                bytes = MetadataCodec.encode(new SavepointMeta(m.formatVersion(), m.savepointId(), m.jobId(), m.kind(),
+                        m.producerVersion(), m.triggerTimestamp(), m.completedTimestamp(), m.payloadFormat(), manifest,
+                        m.properties()));
+            }
+            files.put(f.replaceAll(ATTEMPT_IN_NAME, ""), bytes);
+        }
+        return files;
+    }
+
+    @Test
+    void theCommittedMetadataEncodesBackToItsBytes() throws IOException {
+        Path v2 = temp.resolve("v2-check");
+        Path v1 = temp.resolve("v1-check");
+        GoldenBundles.copy(GoldenV2Bundle.RESOURCE_DIR, v2);
+        GoldenBundles.copy(GoldenV1Bundle.RESOURCE_DIR, v1);
+        for (Path root : List.of(v2, v1)) {
+            for (String f : GoldenBundles.files(root)) {
+                if (f.endsWith(MetadataCodec.FILE_NAME)) {
+                    byte[] bytes = Files.readAllBytes(root.resolve(f));
+                    assertThat(MetadataCodec.encode(MetadataCodec.decode(bytes, f))).as(f).isEqualTo(bytes);
+                }
+            }
         }
     }
 

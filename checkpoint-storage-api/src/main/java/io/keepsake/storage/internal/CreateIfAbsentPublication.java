@@ -1,13 +1,16 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.internal.StagedFiles.Answer;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,7 +36,7 @@ import java.util.Optional;
  * what it does to the attempt (abort it, or let it go when the outcome is unknown) it does through
  * the writer. Not thread-safe on its own.
  */
-final class CreateIfAbsentPublication {
+final class CreateIfAbsentPublication implements Publication {
 
     private static final Logger LOG = LoggerFactory.getLogger(CreateIfAbsentPublication.class);
 
@@ -45,24 +48,49 @@ final class CreateIfAbsentPublication {
     private final String outcome;
 
     CreateIfAbsentPublication(StagedSavepointWriter attempt, StorageLayout layout, SavepointRequest request,
-                              String attemptId, String workDir, String target) {
+                              String attemptId, String target) {
         this.attempt = attempt;
         this.fs = layout.fileSystem();
         this.request = request;
-        this.workDir = workDir;
+        this.workDir = target;
         this.target = target;
         this.outcome = AttemptOutcome.path(fs, layout.stagingDir(request.jobId()), attemptId);
+    }
+
+    @Override
+    public String workDir() {
+        return workDir;
+    }
+
+    @Override
+    public String publishedParent() {
+        return target;
+    }
+
+    /**
+     * Creates a payload file in the savepoint folder, which every attempt at the id shares and a
+     * collection removes when it empties: it is created again, since whether this attempt's files
+     * survive is decided by its outcome at commit (which checks them), not by the folder.
+     */
+    @Override
+    public SyncableOutputStream createPayload(String path) throws IOException {
+        try {
+            return fs.createInExistingDirectory(path, true);
+        } catch (NoSuchFileException folderGone) {
+            fs.mkdirs(workDir);
+            return fs.createInExistingDirectory(path, true);
+        }
     }
 
     /**
      * Publishes the attempt's metadata: its decision, a last check of its payloads, then
      * {@code _metadata.ser}; returns when the savepoint is published.
-     *
-     * @throws io.keepsake.storage.SavepointCommitFailedException  when nothing was published (the attempt is aborted)
-     * @throws io.keepsake.storage.SavepointAlreadyExistsException when another attempt published this id first
-     * @throws io.keepsake.storage.SavepointCommitStateUnknownException when the outcome cannot be told
      */
-    void publish(byte[] metaBytes, List<ManifestEntry> manifest) {
+    @Override
+    public void publish(SavepointMeta meta, byte[] metaBytes, List<ManifestEntry> manifest) {
+        attempt.requirePayloadsDurable();
+        attempt.requireLease();
+        attempt.writeIndexMarker(meta);
         try {
             fs.syncDirectory(target);
         } catch (IOException | RuntimeException e) {
@@ -80,6 +108,17 @@ final class CreateIfAbsentPublication {
             giveUp(metaBytes, attempt.failed("a payload " + missing.get() + " before publication", null));
         }
         publishMetadata(metaBytes);
+    }
+
+    /** Removes the attempt's own files by name, then the folder if that left it empty. */
+    @Override
+    public void removeWork(List<String> files) throws IOException {
+        for (String file : files) {
+            fs.delete(fs.child(workDir, file), false);
+        }
+        if (fs.list(workDir).isEmpty()) {
+            fs.delete(workDir, false);
+        }
     }
 
     /** Creates the decision, or fails the commit when a collection decided first. */

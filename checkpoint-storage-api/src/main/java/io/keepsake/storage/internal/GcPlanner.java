@@ -308,9 +308,10 @@ final class GcPlanner {
         }
     }
 
+    /** True unless the attempt has no outcome or a "collected" one: a decision to publish, or an outcome that cannot be read, keeps it. */
     private boolean isPublishing(String jobId, String attemptId) {
         return AttemptOutcome.readQuietly(fs, AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId))
-                .filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING).isPresent();
+                .filter(d -> d.kind() != AttemptOutcome.Kind.COLLECTED).isPresent();
     }
 
     /**

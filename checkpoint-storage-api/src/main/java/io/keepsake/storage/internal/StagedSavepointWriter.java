@@ -74,7 +74,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final String target;
     private final String workDir;
     private final String attemptId;
-    private final boolean renameMode;
+    private final Publication publication;
     private final InFlightAttempts inFlight;
     private final StorageListener listener;
     private final long startNanos = System.nanoTime();
@@ -100,9 +100,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
         this.jobDir = layout.savepointJobDir(request.jobId());
         this.target = layout.savepointDir(request.jobId(), request.savepointId());
         this.attemptId = attemptId;
-        this.renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
         this.inFlight = inFlight;
-        this.workDir = renameMode ? fs.child(layout.stagingDir(request.jobId()), attemptId) : target;
+        this.publication = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)
+                ? new DirectoryRenamePublication(this, fs, request, fs.child(layout.stagingDir(request.jobId()), attemptId),
+                        target, jobDir)
+                : new CreateIfAbsentPublication(this, layout, request, attemptId, target);
+        this.workDir = publication.workDir();
         this.syncs = new PayloadSyncs(fs);
     }
 
@@ -180,23 +183,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
         return stream;
     }
 
-    /**
-     * Creates a payload file in the work directory, never recreating a staging directory this
-     * attempt lost. Without atomic rename the work directory is the savepoint folder, shared by
-     * every attempt at the id, which a collection removes when it empties: it is created again,
-     * since whether this attempt's files survive is decided by its outcome at commit (which
-     * checks them), not by the folder.
-     */
+    /** Creates a payload file in the work directory, as the backend's publication allows. */
     private SyncableOutputStream createPayload(String path) throws IOException {
-        try {
-            return fs.createInExistingDirectory(path, true);
-        } catch (NoSuchFileException folderGone) {
-            if (renameMode) {
-                throw folderGone;
-            }
-            fs.mkdirs(workDir);
-            return fs.createInExistingDirectory(path, true);
-        }
+        return publication.createPayload(path);
     }
 
     private synchronized void payloadClosed(PayloadOutputStream stream, ManifestEntry entry) {
@@ -223,20 +212,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
-        if (renameMode) {
-            // the marker and the staged metadata need only the hashes: written while payloads sync
-            writeIndexMarker(meta);
-            stageMetadata(metaBytes);
-            requirePayloadsDurable();
-            requireIntact(manifest);
-            publishByRename(metaBytes);
-        } else {
-            requirePayloadsDurable();
-            requireLease();
-            writeIndexMarker(meta);
-            new CreateIfAbsentPublication(this, layout, request, attemptId, workDir, target).publish(metaBytes,
-                    manifest);
-        }
+        publication.publish(meta, metaBytes, manifest);
         if (sharedIndexMarker != null) {
             // the attempt that wrote it may have aborted and removed it meanwhile
             putMarkerBack(sharedIndexMarker);
@@ -244,7 +220,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         state = State.COMMITTED;
         inFlight.release(lease);
         try {
-            fs.syncDirectory(renameMode ? jobDir : target);
+            fs.syncDirectory(publication.publishedParent());
         } catch (IOException | RuntimeException e) {
             throw unknown("the savepoint is visible but could not be made durable", e);
         }
@@ -260,7 +236,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * Waits for the sync and close of every payload; when one failed (or the wait was interrupted)
      * the attempt is aborted and the commit fails naming the file.
      */
-    private void requirePayloadsDurable() {
+    void requirePayloadsDurable() {
         Optional<PayloadSyncs.Failure> failure;
         try {
             failure = syncs.awaitAll();
@@ -279,7 +255,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * The last check before publication: the lease is safely held and every manifest file is in
      * the work directory with its length; otherwise the attempt is aborted and the commit fails.
      */
-    private void requireIntact(List<ManifestEntry> manifest) {
+    void requireIntact(List<ManifestEntry> manifest) {
         requireLease();
         Optional<String> missing;
         try {
@@ -299,7 +275,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * atomic rename this is a courtesy, not what keeps the commit safe: the decision and the check
      * of the files after it are.
      */
-    private void requireLease() {
+    void requireLease() {
         Optional<String> leaseProblem = inFlight.problem(lease);
         if (leaseProblem.isPresent()) {
             abortQuietly();
@@ -313,7 +289,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * reader finds the newest state without reading every metadata file. Written before publication, so a published savepoint
      * never lacks it (it may lack one only when its name would be too long); removed on abort.
      */
-    private void writeIndexMarker(SavepointMeta meta) {
+    void writeIndexMarker(SavepointMeta meta) {
         Optional<String> name = StorageLayout.indexMarker(meta);
         if (name.isEmpty()) {
             return;
@@ -334,65 +310,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
             abortQuietly();
             throw failed("writing its index marker failed", e);
         }
-    }
-
-    /** Writes the metadata into staging and syncs it; nothing is visible until the rename. */
-    private void stageMetadata(byte[] metaBytes) {
-        try {
-            StagedFiles.writeSynced(fs, fs.child(workDir, MetadataCodec.FILE_NAME), metaBytes);
-        } catch (NoSuchFileException e) {
-            abortQuietly();
-            throw failed("its staging area vanished before the metadata was written; another process may have"
-                    + " collected the attempt", e);
-        } catch (IOException | RuntimeException e) {
-            abortQuietly();
-            throw failed("writing metadata failed", e);
-        }
-    }
-
-    /** Syncs the staging directory, then renames it onto the target in one step. */
-    private void publishByRename(byte[] metaBytes) {
-        try {
-            fs.syncDirectory(workDir);
-        } catch (IOException | RuntimeException e) {
-            abortQuietly();
-            throw failed("syncing the staging directory failed", e);
-        }
-        try {
-            fs.rename(workDir, target);
-        } catch (FileAlreadyExistsException e) {
-            abortQuietly();
-            throw alreadyExists(e);
-        } catch (IOException | RuntimeException e) {
-            resolveAmbiguousPublication(metaBytes, e);
-        }
-    }
-
-    /**
-     * The rename reported an error: it took effect when the target holds our metadata; it did not
-     * when the staging directory still holds it, or was taken away (a collection decided first);
-     * any read that fails, or any other answer, leaves the attempt as it is and says so.
-     */
-    private void resolveAmbiguousPublication(byte[] metaBytes, Exception e) {
-        StagedFiles.Answer published = StagedFiles.metadata(fs, target, metaBytes);
-        if (published == StagedFiles.Answer.OURS) {
-            LOG.warn("Publishing savepoint {} of job {} reported an error but took effect ({})", request.savepointId(),
-                    request.jobId(), target, e);
-            return;
-        }
-        if (published != StagedFiles.Answer.UNKNOWN) {
-            StagedFiles.Answer staged = StagedFiles.metadata(fs, workDir, metaBytes);
-            if (staged == StagedFiles.Answer.OURS) {
-                abortQuietly();
-                throw published == StagedFiles.Answer.OTHER ? alreadyExists(e) : failed("publishing failed", e);
-            }
-            if (staged == StagedFiles.Answer.ABSENT && e instanceof NoSuchFileException) {
-                abortQuietly();
-                throw failed("its staging area was removed before publication", e);
-            }
-        }
-        letGo();
-        throw unknown("publishing failed and its outcome cannot be read back", e);
     }
 
     /**
@@ -463,16 +380,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             if (indexMarker != null) {
                 fs.delete(indexMarker, false);
             }
-            if (renameMode) {
-                fs.delete(workDir, true);
-            } else {
-                for (String file : writtenFiles) {
-                    fs.delete(fs.child(workDir, file), false);
-                }
-                if (fs.list(workDir).isEmpty()) {
-                    fs.delete(workDir, false);
-                }
-            }
+            publication.removeWork(writtenFiles);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Cannot remove staging of savepoint {} of job {}; garbage collection will ({})",
                     request.savepointId(), request.jobId(), workDir, e);
