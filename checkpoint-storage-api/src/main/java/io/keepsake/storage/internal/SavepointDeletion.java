@@ -185,16 +185,23 @@ final class SavepointDeletion {
         try {
             created = StagedFiles.createWithParents(fs, record);
         } catch (FileAlreadyExistsException e) {
-            throw new SavepointNotFoundException("Cannot " + what + ": another process is deleting it (" + record
-                    + "); if no other delete is running (it was interrupted), remove that file and delete again");
+            throw beingDeleted(what, record);
         }
         try (SyncableOutputStream out = created) {
             StagedFiles.endVolatileFile(fs, out);
+        } catch (FileAlreadyExistsException e) {
+            // an object store creates it at sync: the record there is another delete's
+            throw beingDeleted(what, record);
         } catch (IOException | RuntimeException e) {
             dropDeletionRecord(record); // this call created it: it is ours to remove
             throw e;
         }
         return record;
+    }
+
+    private static SavepointNotFoundException beingDeleted(String what, String record) {
+        return new SavepointNotFoundException("Cannot " + what + ": another process is deleting it (" + record
+                + "); if no other delete is running (it was interrupted), remove that file and delete again");
     }
 
     /** After the record: the metadata must still be exactly what was read; otherwise nothing is removed. */
