@@ -21,8 +21,10 @@ public interface StorageFileSystem extends Closeable {
     /**
      * Creates a file, with its missing parent directories, and opens it for writing.
      *
-     * @param mustCreate true to fail with {@code FileAlreadyExistsException} when it exists
-     *                   (atomically: two racing creators cannot both succeed); false to overwrite
+     * @param mustCreate true to fail with {@code FileAlreadyExistsException} when it exists, in one
+     *                   atomic step: two racing creators cannot both succeed (with
+     *                   {@link FsCapability#ATOMIC_FILE_CREATE} the step is the stream's
+     *                   {@code sync()}, which may then fail with it); false to overwrite
      */
     SyncableOutputStream create(String path, boolean mustCreate) throws IOException;
 
@@ -86,18 +88,29 @@ public interface StorageFileSystem extends Closeable {
     Optional<FileStatus> stat(String path) throws IOException;
 
     /**
-     * Renames a file or directory; never replaces an existing target. On a file system without
-     * {@link FsCapability#ATOMIC_FILE_CREATE} the rename of a regular file must be atomic: two
-     * racing renames onto one target cannot both succeed, and the target appears with the whole
-     * file or not at all (the protocol publishes its small decision and metadata files this way, so
-     * no reader sees them half-written). Object stores, whose created files appear whole anyway,
-     * need not rename atomically; the protocol never renames on them.
+     * Renames a file or directory; never replaces an existing target. With
+     * {@link FsCapability#ATOMIC_DIRECTORY_RENAME}, the rename of a directory is one atomic step:
+     * of two racing renames of one source, or onto one target, exactly one succeeds, and the
+     * directory appears under the target with every entry or not at all (the commit protocol decides
+     * an attempt with it). On a file system without {@link FsCapability#ATOMIC_FILE_CREATE}, the
+     * rename of a regular file must claim its target in one atomic step with the whole file (two
+     * racing renames onto one target cannot both succeed, and no reader sees part of it); the
+     * removal of the source name may be a second step (a {@code link} then an {@code unlink}),
+     * since the protocol only renames a temporary file that no other actor touches. Object stores,
+     * whose created files appear whole anyway, need not rename at all; the protocol never renames
+     * on them.
      *
      * @throws java.nio.file.FileAlreadyExistsException when the target exists
+     * @throws java.nio.file.NoSuchFileException        when the source is missing
      */
     void rename(String source, String target) throws IOException;
 
-    /** Deletes a file, or a directory with {@code recursive}; returns false when nothing was there. */
+    /**
+     * Deletes a file, or a directory with {@code recursive}; returns false when nothing was there.
+     * One atomic step for a file or an empty directory (a non-recursive delete of a directory that
+     * has entries fails); the protocol removes everything it owns file by file and never asks a
+     * recursive delete of a folder another actor may write into.
+     */
     boolean delete(String path, boolean recursive) throws IOException;
 
     /** Creates a directory and its missing parents; fine when it exists. */
