@@ -31,8 +31,8 @@ class WhatCanBeReadTest {
                 sp.savepointId());
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
-        assertThat(r.out()).contains(sp.savepointId(), sp.location(), "manual", "Manifest", "pipeline-1.wire",
-                "pipeline-2.wire", "Status", "corrupted: ", payload.toString(), "none shown");
+        assertThat(r.out()).contains(sp.savepointId(), sp.location(), "manual", "Manifest",
+                sp.meta().manifest().get(0).file(), sp.meta().manifest().get(1).file(), "Status", "corrupted: ", payload.toString(), "none shown");
         assertThat(r.err()).startsWith("keepsake inspect: corrupted: ").contains(payload.toString());
     }
 
@@ -69,7 +69,7 @@ class WhatCanBeReadTest {
 
         assertThat(inspect.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
         assertThat(inspect.out()).contains("Format version  99 (this build reads 1 to 2)", "keepsake-9.0", "Manifest",
-                "pipeline-1.wire", "incompatible: ", "none shown");
+                m.manifest().get(0).file(), "incompatible: ", "none shown");
         assertThat(inspect.err()).startsWith("keepsake inspect: incompatible: ");
         assertThat(json.exitCode()).isEqualTo(ExitCodes.INCOMPATIBLE);
         assertThat(json.out()).contains("\"error\": null", "\"formatVersion\": 99", "\"status\": \"incompatible\"",

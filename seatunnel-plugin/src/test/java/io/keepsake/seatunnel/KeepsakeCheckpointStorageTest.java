@@ -105,8 +105,8 @@ class KeepsakeCheckpointStorageTest {
     void aCorruptedSavepointIsRefusedNamingIt() throws Exception {
         storage.storeCheckPoint(state(1, 6, CheckpointType.SAVEPOINT_TYPE));
         storage.deleteCheckpoint(JOB);
-        Path payload = ns.root().resolve("savepoint").resolve(JOB).resolve(KeepsakeCheckpointStorage.savepointId(6, 1))
-                .resolve("pipeline-1.wire");
+        Path payload = payloadIn(ns.root().resolve("savepoint").resolve(JOB)
+                .resolve(KeepsakeCheckpointStorage.savepointId(6, 1)), 1);
         byte[] bytes = Files.readAllBytes(payload);
         bytes[bytes.length - 1] ^= 0x01;
         Files.write(payload, bytes);
@@ -118,6 +118,15 @@ class KeepsakeCheckpointStorageTest {
     private Path bundleFile(long checkpointId, int pipeline, String file) {
         return ns.root().resolve("savepoint").resolve(JOB)
                 .resolve(KeepsakeCheckpointStorage.savepointId(checkpointId, pipeline)).resolve(file);
+    }
+
+    /** The payload of {@code pipeline} in a bundle folder: {@code pipeline-<pid>.<attemptId>.wire}. */
+    private static Path payloadIn(Path folder, int pipeline) throws Exception {
+        try (var files = Files.list(folder)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("pipeline-" + pipeline + ".")
+                    && f.getFileName().toString().endsWith(".wire")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no payload of pipeline " + pipeline + " in " + folder));
+        }
     }
 
     private static void flipOneByte(Path file) throws Exception {
@@ -133,7 +142,7 @@ class KeepsakeCheckpointStorageTest {
             storage.storeCheckPoint(state(1, id, CheckpointType.CHECKPOINT_TYPE));
         }
         flipOneByte(bundleFile(3, 1, "_metadata.ser"));
-        flipOneByte(bundleFile(3, 1, "pipeline-1.wire"));
+        flipOneByte(payloadIn(bundleFile(3, 1, ""), 1));
         String before = PluginLog.text();
 
         PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
@@ -152,7 +161,7 @@ class KeepsakeCheckpointStorageTest {
         storage.storeCheckPoint(state(1, 5, CheckpointType.SAVEPOINT_TYPE));
         storage.deleteCheckpoint(JOB);
         flipOneByte(bundleFile(5, 1, "_metadata.ser"));
-        flipOneByte(bundleFile(4, 1, "pipeline-1.wire"));
+        flipOneByte(payloadIn(bundleFile(4, 1, ""), 1));
         String before = PluginLog.text();
 
         PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
