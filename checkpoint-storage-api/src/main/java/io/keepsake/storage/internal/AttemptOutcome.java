@@ -13,7 +13,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The decision of one attempt where publication is create-if-absent (no atomic directory rename):
@@ -93,7 +92,7 @@ final class AttemptOutcome {
                 return false;
             }
         }
-        String temp = path + TEMP_MARK + String.format("%016x", ThreadLocalRandom.current().nextLong());
+        String temp = path + TEMP_MARK + RandomNames.hex();
         try (SyncableOutputStream out = StagedFiles.createWithParents(fs, temp)) {
             out.write(content);
             out.sync();

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Finds and removes what failed attempts left, and only that (I8, I9): staging attempts and
@@ -259,7 +258,7 @@ public final class GarbageCollector {
         }
         String tombstone = fs.child(layout.stagingDir(c.jobId()), GcPlanner.name(c.path())
                 + (savepointFolder ? GcPlanner.SAVEPOINT_TOMBSTONE_MARK : GcPlanner.TOMBSTONE_MARK)
-                + String.format("%016x", ThreadLocalRandom.current().nextLong()));
+                + RandomNames.hex());
         fs.mkdirs(layout.stagingDir(c.jobId()));
         try {
             fs.rename(c.path(), tombstone);
