@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Finds and removes what failed attempts left, and only that (I8, I9): staging attempts and
@@ -265,7 +264,7 @@ public final class GarbageCollector {
             return result.keep(c.path(), "it holds " + foreign.get() + ", which Keepsake does not write");
         }
         String tombstone = fs.child(layout.stagingDir(c.jobId()), GcPlanner.name(c.path()) + GcPlanner.TOMBSTONE_MARK
-                + String.format("%016x", ThreadLocalRandom.current().nextLong()));
+                + RandomNames.hex());
         try {
             fs.rename(c.path(), tombstone);
         } catch (NoSuchFileException gone) {

@@ -49,6 +49,13 @@ final class PayloadSyncs {
 
     private static final Executor SHARED = syncers();
 
+    /**
+     * A test-only switch: when this system property is {@code true}, attempts created while it is
+     * set run each "sync, then close" on the thread that closes the payload stream instead of the
+     * shared pool, so that a schedule explorer sees every file-system call on an actor's own thread.
+     */
+    public static final String INLINE_PROPERTY = "keepsake.test.inline-payload-syncs";
+
     private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int CANCELLED = 2;
@@ -60,7 +67,7 @@ final class PayloadSyncs {
 
     /** The syncs of one attempt on the shared pool; {@code fs} deletes a file an interrupted abandon left. */
     PayloadSyncs(StorageFileSystem fs) {
-        this(path -> fs.delete(path, false), SHARED);
+        this(path -> fs.delete(path, false), Boolean.getBoolean(INLINE_PROPERTY) ? Runnable::run : SHARED);
     }
 
     /** The syncs of one attempt on {@code executor} (tests hold tasks in a queue with it). */

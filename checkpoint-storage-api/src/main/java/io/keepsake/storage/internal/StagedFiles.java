@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The file-level checks and writes of the commit protocol: whether a work directory still holds
@@ -151,7 +150,7 @@ final class StagedFiles {
                 return false;
             }
         }
-        String temp = tempBase + TEMP_MARK + String.format("%016x", ThreadLocalRandom.current().nextLong());
+        String temp = tempBase + TEMP_MARK + RandomNames.hex();
         try (SyncableOutputStream out = createWithParents(fs, temp)) {
             out.write(bytes);
             out.sync();

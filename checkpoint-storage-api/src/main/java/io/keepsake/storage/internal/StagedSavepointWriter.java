@@ -28,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The savepoint commit protocol, written once for every backend.
@@ -111,7 +110,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
 
     /** The attempt id of a new attempt at {@code savepointId}: the id, a dot and 16 hex digits. */
     static String newAttemptId(String savepointId) {
-        return savepointId + "." + String.format("%016x", ThreadLocalRandom.current().nextLong());
+        return savepointId + "." + RandomNames.hex();
     }
 
     /**
