@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -92,7 +93,15 @@ final class OwnedRemoval {
         List<String> files = attemptFiles(folder, attemptId);
         String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId);
         fs.mkdirs(layout.stagingDir(jobId));
-        if (!AttemptOutcome.claim(fs, outcome, AttemptOutcome.COLLECTED)) {
+        boolean claimed;
+        try {
+            claimed = AttemptOutcome.claim(fs, outcome, AttemptOutcome.COLLECTED);
+        } catch (NoSuchFileException tempTaken) {
+            // another collection removed this one's temporary file before it was renamed: nothing was decided
+            return result.keep(attemptFilesPath(folder, attemptId), "its decision could not be recorded (another"
+                    + " collection removed the temporary file); the next collection tries again");
+        }
+        if (!claimed) {
             Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, outcome);
             if (d.isEmpty()) {
                 return result.keep(attemptFilesPath(folder, attemptId), "its outcome was settled by another process"
@@ -224,18 +233,22 @@ final class OwnedRemoval {
             return;
         }
         if (fs.stat(folder).isPresent()) {
-            result.fail(folder, "it is still there after its removal");
+            // the delete took effect (it did not fail): another process created the folder again since
+            result.keep(folder, CREATED_AGAIN);
         } else {
             result.deleted().add(folder);
         }
     }
+
+    /** Why a path removed a moment ago and found there again is reported as kept. */
+    static final String CREATED_AGAIN = "it was removed and another process created it again meanwhile";
 
     /** Deletes one file by name and records it; a file already gone is not reported. */
     void deleteFile(String path, Result result) {
         try {
             if (fs.delete(path, false)) {
                 if (fs.stat(path).isPresent()) {
-                    result.fail(path, "it is still there after its removal");
+                    result.keep(path, CREATED_AGAIN);
                 } else {
                     result.deleted().add(path);
                 }
