@@ -20,6 +20,8 @@ public interface SavepointFormatReader {
      * Reads every pipeline's checkpoint of a savepoint, keyed by pipeline id.
      *
      * @throws io.keepsake.storage.SavepointCorruptedException   when any byte does not verify or decode
+     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
      * @throws io.keepsake.storage.SavepointIncompatibleException when the payload format is not this reader's
      */
     Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle);
@@ -30,6 +32,8 @@ public interface SavepointFormatReader {
      * through {@link #read}; a reader that can check in bounded memory overrides it.
      *
      * @throws io.keepsake.storage.SavepointCorruptedException   when any byte does not verify or decode
+     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
      * @throws io.keepsake.storage.SavepointIncompatibleException when the payload format is not this reader's
      */
     default List<Integer> check(SavepointStorage storage, SavepointHandle handle) {

@@ -104,6 +104,8 @@ public final class SavepointReaderRegistry {
      *
      * @throws SavepointIncompatibleException when its version is outside the window
      * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify
+     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
      */
     public Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
         Arguments.requireNonNull("read savepoint", "storage", storage);
@@ -118,6 +120,8 @@ public final class SavepointReaderRegistry {
      *
      * @throws SavepointIncompatibleException when its version is outside the window
      * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify or decode
+     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
      */
     public List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
         Arguments.requireNonNull("check savepoint", "storage", storage);

@@ -9,6 +9,7 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.internal.NewestSavepoints;
@@ -44,7 +45,10 @@ import java.util.TreeMap;
  * <p>Every savepoint payload read is verified (length, SHA-256, decoding). During recovery, a
  * savepoint that does not verify fails the restore unless {@link #withFallbackPastCorrupted} is on,
  * in which case the next newest state of the affected pipelines is used and the skip is logged at
- * error level. Restores and verification failures are reported to the storage's
+ * error level. Only a savepoint whose bytes prove it damaged ({@link SavepointCorruptedException}:
+ * a length or digest that does not match, a structure that does not decode) is ever skipped; one
+ * that could not be read because the storage failed, or because the JVM ran out of heap or stack
+ * ({@link SavepointResourcesExhaustedException}), fails the recovery, fallback or not. Restores and verification failures are reported to the storage's
  * {@link StorageListener}s when the savepoint side is a {@link KeepsakeStorage}. Immutable and
  * thread-safe.
  */
@@ -87,7 +91,7 @@ public final class SavepointRestorer {
 
     /**
      * A copy whose recovery, when the savepoint holding a pipeline's newest state is corrupted,
-     * uses that pipeline's next newest state instead of failing.
+     * uses that pipeline's next newest state instead of failing; any other failure to read it still fails.
      */
     public SavepointRestorer withFallbackPastCorrupted(boolean enabled) {
         return new SavepointRestorer(checkpoints, savepoints, registry, enabled);
@@ -100,6 +104,10 @@ public final class SavepointRestorer {
      * @throws SavepointNotFoundException      when the job has neither a savepoint nor a checkpoint
      * @throws SavepointCorruptedException     when a savepoint holding a newest state does not verify
      *                                         (and fallback is off)
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding
+     *                                         such a savepoint (also with fallback on)
+     * @throws io.keepsake.storage.SavepointStorageException when reading such a savepoint fails
+     *                                         (also with fallback on)
      * @throws io.keepsake.storage.SavepointIncompatibleException when such a savepoint's format
      *                                         version is outside this build's window
      * @throws io.keepsake.storage.CheckpointCorruptedException when a newest checkpoint file names
@@ -229,6 +237,7 @@ public final class SavepointRestorer {
      *
      * @throws SavepointNotFoundException  when it is not a complete savepoint
      * @throws SavepointCorruptedException when any byte does not verify
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding it
      * @throws io.keepsake.storage.SavepointIncompatibleException when its format version is outside the window
      */
     public RestoredState restoreSavepoint(String jobId, String savepointId) {
@@ -244,6 +253,7 @@ public final class SavepointRestorer {
      * @throws InvalidStorageArgumentException when the path has no job and savepoint component
      * @throws SavepointNotFoundException      when there is no complete savepoint there
      * @throws SavepointCorruptedException     when any byte does not verify
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding it
      */
     public RestoredState restoreSavepointAt(String directory) {
         long start = System.nanoTime();

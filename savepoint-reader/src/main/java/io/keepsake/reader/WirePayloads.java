@@ -5,12 +5,14 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.wire.CheckpointWireCodec;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -21,7 +23,9 @@ import java.util.TreeMap;
  * The {@code engine-wire-v1} payloads of one savepoint, streamed through the storage's verifying
  * streams (which check them as their format version says) and decoded, for the readers of every
  * format version whose payloads are {@code engine-wire-v1}; the checkpoint's pipeline and
- * checkpoint ids must match the manifest. Stateless and thread-safe.
+ * checkpoint ids must match the manifest. Only what the bytes prove is reported as corruption: a
+ * failing read is a {@link SavepointStorageException}, and running out of heap or stack while
+ * decoding is a {@link SavepointResourcesExhaustedException}. Stateless and thread-safe.
  */
 final class WirePayloads {
 
@@ -75,9 +79,13 @@ final class WirePayloads {
                 throw new SavepointCorruptedException(source, "Payload has bytes after its checkpoint", "end", "more");
             }
             return value;
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             throw new SavepointStorageException("Cannot read payload of savepoint " + handle.savepointId()
                     + " of job " + handle.jobId() + ": " + e.getMessage() + " (" + source + ")", e);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // The failed allocation or the deep stack is unwound here, so reporting it needs little of either.
+            throw new SavepointResourcesExhaustedException(source,
+                    SavepointResourcesExhaustedException.describe(handle.jobId(), handle.savepointId(), source, e), e);
         }
     }
 

@@ -7,13 +7,16 @@ import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.StorageRootNotFoundException;
 
 /**
  * The exit codes of {@code keepsake}, chosen by the type of the error so that scripts can react:
  * 0 success, 1 any other failure, 2 usage or invalid argument, 3 not found, 4 corrupted,
- * 5 incompatible format version. When a command finds several problems, corrupted wins over
- * incompatible, incompatible over not found, not found over other failures ({@link #worst}).
+ * 5 incompatible format version, 6 resources exhausted (the tool's JVM ran out of heap or stack
+ * reading a savepoint, which says nothing about its bytes). When a command finds several problems,
+ * corrupted wins over incompatible, incompatible over resources exhausted, that over not found,
+ * not found over other failures ({@link #worst}).
  * docs/tool.md has the table and what each command returns.
  */
 public final class ExitCodes {
@@ -30,6 +33,8 @@ public final class ExitCodes {
     public static final int CORRUPTED = 4;
     /** Intact bytes in a format version this build does not read. */
     public static final int INCOMPATIBLE = 5;
+    /** The tool's JVM ran out of heap or stack reading a savepoint; its bytes may well be sound. */
+    public static final int RESOURCES_EXHAUSTED = 6;
 
     private ExitCodes() {
     }
@@ -48,15 +53,18 @@ public final class ExitCodes {
         if (error instanceof SavepointIncompatibleException) {
             return INCOMPATIBLE;
         }
+        if (error instanceof SavepointResourcesExhaustedException) {
+            return RESOURCES_EXHAUSTED;
+        }
         if (error instanceof CheckpointStorageException && error.getCause() instanceof InvalidStorageArgumentException) {
             return USAGE;
         }
         return FAILURE;
     }
 
-    /** The code that wins when a command met several outcomes: 4, then 5, then 3, then 1, else 0. */
+    /** The code that wins when a command met several outcomes: 4, then 5, then 6, then 3, then 1, else 0. */
     public static int worst(java.util.Collection<Integer> codes) {
-        for (int code : new int[] {CORRUPTED, INCOMPATIBLE, NOT_FOUND, FAILURE, USAGE}) {
+        for (int code : new int[] {CORRUPTED, INCOMPATIBLE, RESOURCES_EXHAUSTED, NOT_FOUND, FAILURE, USAGE}) {
             if (codes.contains(code)) {
                 return code;
             }
@@ -77,6 +85,7 @@ public final class ExitCodes {
             case NOT_FOUND -> "not found";
             case CORRUPTED -> "corrupted";
             case INCOMPATIBLE -> "incompatible";
+            case RESOURCES_EXHAUSTED -> "resources exhausted";
             default -> "error";
         };
     }

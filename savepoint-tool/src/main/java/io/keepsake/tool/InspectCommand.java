@@ -8,6 +8,7 @@ import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.SavepointPath;
@@ -30,7 +31,8 @@ import java.util.Map;
  * metadata of one savepoint says; with {@code --decode}, also every payload read, verified and
  * decoded through the reader registry and summarised per action. A savepoint that does not verify,
  * or whose format version this build does not read, is still shown as far as it could be read,
- * with the reason (also on stderr), and exits 4 or 5; a savepoint that is not there exits 3, with
+ * with the reason (also on stderr), and exits 4 or 5; one that the tool's JVM ran out of heap or
+ * stack decoding is shown the same way and exits 6; a savepoint that is not there exits 3, with
  * {@code --json} as the error document.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
@@ -87,6 +89,10 @@ public final class InspectCommand extends StorageCommand {
         } catch (SavepointIncompatibleException e) {
             status = new SavepointStatus(SavepointStatus.State.INCOMPATIBLE, e.getMessage(), null,
                     version(handle, e.foundVersion()));
+        } catch (SavepointResourcesExhaustedException e) {
+            // No file: "file" names a file that failed to verify, and this one did not; the reason names it.
+            status = new SavepointStatus(SavepointStatus.State.RESOURCES_EXHAUSTED, e.getMessage(), null,
+                    version(handle, null));
         }
         if (status.exitCode() != ExitCodes.OK) {
             err().println("keepsake inspect: " + status.state().word() + ": " + status.reason());

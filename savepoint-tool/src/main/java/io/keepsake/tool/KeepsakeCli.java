@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
                 GcCommand.class, MigrateCommand.class, PrepareRestoreCommand.class, DemoCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage or invalid argument, 3 not found, 4 corrupted,"
-                + " 5 incompatible (docs/tool.md has the table per command)."})
+                + " 5 incompatible, 6 resources exhausted (docs/tool.md has the table per command)."})
 public final class KeepsakeCli implements Callable<Integer> {
 
     @Spec

@@ -36,8 +36,9 @@ import java.util.TreeSet;
  * for them. Without {@code --verify} the status checks metadata only; with it every payload is
  * read and decoded as {@code verify} does. A folder without metadata is incomplete, or foreign when it
  * holds an entry Keepsake does not write (garbage collection keeps it). Exits 4 when a listed
- * savepoint is corrupted, else 5 when one is incompatible (each with its one-line reason on stderr,
- * as {@code verify} prints it), else 3 when a job asked for has neither savepoints nor checkpoints,
+ * savepoint is corrupted, else 5 when one is incompatible, else 6 when (with {@code --verify}) the
+ * tool's JVM ran out of heap or stack reading one (each with its one-line reason on stderr, as
+ * {@code verify} prints it), else 3 when a job asked for has neither savepoints nor checkpoints,
  * else 0.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,

@@ -32,8 +32,8 @@ import java.util.Map;
  * without {@code _metadata.ser} are in flight or abandoned, not savepoints: they are reported as
  * skipped and do not fail the run, unless one was asked for by id. A progress line (bytes, rate,
  * ETA) goes to stderr when it is a terminal. Exits 4 when any savepoint is corrupted, else 5 when
- * any is incompatible, else 3 when the one asked for, or every savepoint of the job asked for, is
- * missing, else 1 for any other failure.
+ * any is incompatible, else 6 when the tool's JVM ran out of heap or stack reading one, else 3 when
+ * the one asked for, or every savepoint of the job asked for, is missing, else 1 for any other failure.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Read and check every byte of all savepoints, of one job's, or of one savepoint (by ids or by"

@@ -66,14 +66,14 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
     private boolean readStarted;
     private volatile boolean stopped;
     /** What made the stream fail; thrown again by every later read. */
-    private Exception failure;
+    private Throwable failure;
     private int next;
     private Chunk current;
     private int position;
     private boolean closed;
 
     /** One chunk as it was read: its bytes and their digest (computed or to be), or why it could not be read. */
-    private record Chunk(int index, ByteBuffer buffer, int length, RunnableFuture<byte[]> digest, Exception failure) {
+    private record Chunk(int index, ByteBuffer buffer, int length, RunnableFuture<byte[]> digest, Throwable failure) {
     }
 
     ChunkVerifyingInputStream(InputStream in, ReadableByteChannel channel, String path, String what, long length,
@@ -182,7 +182,7 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
             }
             chunk = take();
             requireVerified(chunk);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             failure = e;
             stopReadAhead();
             throw e;
@@ -230,10 +230,16 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
     }
 
-    /** The read-ahead of a long payload: every chunk, each into a buffer given back by the consumer. */
+    /**
+     * The read-ahead of a long payload: every chunk, each into a buffer given back by the consumer;
+     * an error of the JVM (such as an OutOfMemoryError) is queued for the consumer, which would
+     * otherwise wait for a chunk that never comes.
+     */
     private void readAheadLoop() {
         try {
             readChunks(count);
+        } catch (Error e) {
+            ready.add(failed(-1, e));
         } finally {
             readerDone.countDown();
         }
@@ -294,13 +300,16 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         }
     }
 
-    private static Chunk failed(int index, Exception failure) {
+    private static Chunk failed(int index, Throwable failure) {
         return new Chunk(index, null, 0, null, failure);
     }
 
-    private static void rethrow(Exception e) throws IOException {
+    private static void rethrow(Throwable e) throws IOException {
         if (e instanceof IOException io) {
             throw io;
+        }
+        if (e instanceof Error error) {
+            throw error;
         }
         throw (RuntimeException) e;
     }
@@ -314,6 +323,9 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         try {
             actual = awaitDigest(chunk.digest);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw new IOException("Hashing chunk " + chunk.index + " of " + path + " failed: " + e.getCause(),
                     e.getCause());
         }

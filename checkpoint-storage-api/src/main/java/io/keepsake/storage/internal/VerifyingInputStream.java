@@ -312,6 +312,9 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("Interrupted while waiting for a payload's SHA-256");
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
                 throw new IOException("Hashing the payload failed: " + e.getCause(), e.getCause());
             }
         }

@@ -359,4 +359,34 @@ class ChunkVerifyingInputStreamTest {
                 (long) (2 + FOUR.buffersPerStream()) * CHUNK);
         assertThatThrownBy(in::read).isInstanceOf(IOException.class).hasMessageContaining("closed");
     }
+
+    /**
+     * An error of the JVM on the read-ahead thread (an OutOfMemoryError while reading chunk 4 of
+     * 8) reaches the consumer as that same error, instead of leaving it waiting for the chunk.
+     */
+    @Test
+    void anOutOfMemoryErrorWhileReadingAheadReachesTheConsumerUnchanged() throws Exception {
+        byte[] data = payload(8 * CHUNK);
+        ManifestEntry entry = entryOf(data);
+        OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+        InputStream failing = new FilterInputStream(new ByteArrayInputStream(data)) {
+            private long delivered;
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (delivered >= 4L * CHUNK) {
+                    throw oom;
+                }
+                int n = super.read(b, off, (int) Math.min(len, 4L * CHUNK - delivered));
+                delivered += Math.max(n, 0);
+                return n;
+            }
+        };
+
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+            try (ChunkVerifyingInputStream in = open(failing, entry, ONE)) {
+                assertThatThrownBy(in::readAllBytes).isSameAs(oom);
+            }
+        });
+    }
 }

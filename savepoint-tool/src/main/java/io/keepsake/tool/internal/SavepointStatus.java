@@ -10,8 +10,9 @@ import io.keepsake.storage.SavepointStorageException;
 /**
  * What the tool says about one savepoint directory: ok, incomplete (no {@code _metadata.ser}: in
  * flight or abandoned), foreign (no {@code _metadata.ser} and an entry Keepsake does not write, so
- * garbage collection keeps it), corrupted or incompatible with the reason, not found, or another
- * error. {@link #of(SavepointEntry, SavepointReaderRegistry)} looks at the metadata alone;
+ * garbage collection keeps it), corrupted or incompatible with the reason, resources exhausted (the
+ * tool's JVM ran out of heap or stack reading it: nothing is known about its bytes), not found, or
+ * another error. {@link #of(SavepointEntry, SavepointReaderRegistry)} looks at the metadata alone;
  * {@link #of(SavepointVerifier.Outcome)} at what {@link SavepointVerifier} read.
  *
  * @param state         the verdict
@@ -24,7 +25,7 @@ public record SavepointStatus(State state, String reason, String file, Integer f
     /** The verdicts, each with the word the tool prints. */
     public enum State {
         OK("ok"), INCOMPLETE("incomplete"), FOREIGN("foreign"), CORRUPTED("corrupted"), INCOMPATIBLE("incompatible"),
-        NOT_FOUND("not found"), ERROR("error");
+        RESOURCES_EXHAUSTED("resources exhausted"), NOT_FOUND("not found"), ERROR("error");
 
         private final String word;
 
@@ -74,6 +75,7 @@ public record SavepointStatus(State state, String reason, String file, Integer f
             case NONE -> State.OK;
             case CORRUPTED -> State.CORRUPTED;
             case INCOMPATIBLE -> State.INCOMPATIBLE;
+            case RESOURCES_EXHAUSTED -> State.RESOURCES_EXHAUSTED;
             case NOT_FOUND -> State.NOT_FOUND;
             case ERROR -> State.ERROR;
         };
@@ -85,11 +87,12 @@ public record SavepointStatus(State state, String reason, String file, Integer f
         return state == State.INCOMPLETE || state == State.FOREIGN;
     }
 
-    /** The exit code this status asks for: 4 corrupted, 5 incompatible, 3 not found, 1 error, 0 otherwise. */
+    /** The exit code this status asks for: 4 corrupted, 5 incompatible, 6 resources exhausted, 3 not found, 1 error, 0 otherwise. */
     public int exitCode() {
         return switch (state) {
             case CORRUPTED -> 4;
             case INCOMPATIBLE -> 5;
+            case RESOURCES_EXHAUSTED -> 6;
             case NOT_FOUND -> 3;
             case ERROR -> 1;
             default -> 0;

@@ -6,6 +6,7 @@ import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 
@@ -31,7 +32,8 @@ public final class SavepointVerifier {
 
     /** Why a savepoint failed, coarse enough to choose an exit code. */
     public enum Failure {
-        NONE("none"), CORRUPTED("corrupted"), INCOMPATIBLE("incompatible"), NOT_FOUND("not found"), ERROR("error");
+        NONE("none"), CORRUPTED("corrupted"), INCOMPATIBLE("incompatible"), RESOURCES_EXHAUSTED("resources exhausted"),
+        NOT_FOUND("not found"), ERROR("error");
 
         private final String word;
 
@@ -91,6 +93,8 @@ public final class SavepointVerifier {
             return failed(jobId, savepointId, Failure.CORRUPTED, e, e.file(), handle, null);
         } catch (SavepointIncompatibleException e) {
             return failed(jobId, savepointId, Failure.INCOMPATIBLE, e, null, handle, e.foundVersion());
+        } catch (SavepointResourcesExhaustedException e) {
+            return failed(jobId, savepointId, Failure.RESOURCES_EXHAUSTED, e, null, handle, null);
         } catch (SavepointNotFoundException e) {
             return failed(jobId, savepointId, Failure.NOT_FOUND, e, null, handle, null);
         } catch (SavepointStorageException e) {

@@ -31,11 +31,31 @@ class SavepointVerifierTest {
     private final InMemoryFileSystem memory = new InMemoryFileSystem();
     /** How many times each path was opened for reading. */
     private final Map<String, Integer> opens = new ConcurrentHashMap<>();
+    /** What a read of a payload file throws, when set. */
+    private volatile Throwable payloadReadFailure;
     private final KeepsakeStorage storage = KeepsakeStorage.open(new ForwardingFileSystem(memory) {
         @Override
         public InputStream open(String path) throws IOException {
             opens.merge(path, 1, Integer::sum);
-            return super.open(path);
+            InputStream in = super.open(path);
+            Throwable failure = payloadReadFailure;
+            if (failure == null || path.endsWith("_metadata.ser")) {
+                return in;
+            }
+            return new java.io.FilterInputStream(in) {
+                @Override
+                public int read() throws IOException {
+                    return read(new byte[1], 0, 1);
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    if (failure instanceof IOException io) {
+                        throw io;
+                    }
+                    throw (Error) failure;
+                }
+            };
         }
     }, "/ns", null);
 
@@ -107,5 +127,39 @@ class SavepointVerifierTest {
         Outcome outcome = SavepointVerifier.verify(storage, SavepointReaderRegistry.standard(), JOB, "sp-none");
         assertThat(outcome.failure()).isEqualTo(Failure.NOT_FOUND);
         assertThat(outcome.message()).contains("sp-none");
+    }
+
+    /** Running out of heap or stack reading a sound savepoint is reported as such, never as corruption. */
+    @Test
+    void anOutOfMemoryOrStackOverflowWhileReadingIsResourcesExhaustedNotCorrupted() {
+        SavepointHandle handle = commitTwoPipelines();
+        for (Throwable error : new Throwable[] {new OutOfMemoryError("Java heap space"), new StackOverflowError()}) {
+            payloadReadFailure = error;
+
+            Outcome outcome = SavepointVerifier.verify(storage, SavepointReaderRegistry.standard(), JOB,
+                    handle.savepointId());
+
+            assertThat(outcome.failure()).as(outcome.message()).isEqualTo(Failure.RESOURCES_EXHAUSTED);
+            assertThat(outcome.message()).contains(handle.savepointId(), "job " + JOB,
+                    error.getClass().getSimpleName(), error instanceof OutOfMemoryError ? "-Xmx" : "-Xss")
+                    .doesNotContainIgnoringCase("corrupt");
+            assertThat(outcome.file()).isNull();
+            SavepointStatus status = SavepointStatus.of(outcome);
+            assertThat(status.state().word()).isEqualTo("resources exhausted");
+            assertThat(status.exitCode()).isEqualTo(io.keepsake.tool.ExitCodes.RESOURCES_EXHAUSTED).isEqualTo(6);
+        }
+    }
+
+    /** A failing read is an error of the storage (exit 1), not corruption. */
+    @Test
+    void anIoFailureWhileReadingIsAnErrorNotCorrupted() {
+        SavepointHandle handle = commitTwoPipelines();
+        payloadReadFailure = new IOException("connection reset");
+
+        Outcome outcome = SavepointVerifier.verify(storage, SavepointReaderRegistry.standard(), JOB, handle.savepointId());
+
+        assertThat(outcome.failure()).as(outcome.message()).isEqualTo(Failure.ERROR);
+        assertThat(outcome.message()).contains("connection reset").doesNotContainIgnoringCase("corrupt");
+        assertThat(SavepointStatus.of(outcome).exitCode()).isEqualTo(1);
     }
 }
