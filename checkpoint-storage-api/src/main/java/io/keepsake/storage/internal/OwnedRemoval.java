@@ -113,10 +113,17 @@ final class OwnedRemoval {
                         : "its outcome file was not written by Keepsake (" + outcome + ")");
             }
         } else {
-            fs.syncDirectory(layout.stagingDir(jobId));
+            try {
+                fs.syncDirectory(layout.stagingDir(jobId));
+            } catch (NoSuchFileException tidied) {
+                // another collection found the attempt settled and tidied the decision and the
+                // emptied staging folder away; what follows checks the attempt again
+            }
         }
         if (publishedBy(folder, attemptId)) {
-            deleteQuietly(outcome);
+            if (claimed) {
+                deleteQuietly(outcome); // this collection's own decision; another's is its creator's to tidy
+            }
             return result.keep(folder, "it became a complete savepoint meanwhile");
         }
         for (String file : files) {

@@ -300,6 +300,10 @@ final class SavepointDeletion {
         List<FileStatus> entries = fs.list(dir);
         if (!hadMetadata) {
             requireCollectable(dir, savepointId, what, entries, renameMode);
+        } else if (entries.stream().anyMatch(s -> s.name().equals(MetadataCodec.FILE_NAME))) {
+            // the folder went and the id was published again since this delete removed the metadata:
+            // nothing in it is this delete's (the files it removes are named by what it listed)
+            return result.keep(dir, "a new savepoint with this id was committed meanwhile");
         }
         java.util.Set<String> attempts = new java.util.TreeSet<>();
         for (FileStatus s : entries) {
