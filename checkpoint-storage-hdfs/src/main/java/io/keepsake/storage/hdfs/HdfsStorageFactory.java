@@ -20,9 +20,10 @@ import java.io.IOException;
  * <ul>
  *   <li>{@code namespace} (required), {@code savepoint.path}, {@code savepoint.periodic.max-retained};</li>
  *   <li>{@code storage.type}: {@code hdfs} (the default), {@code local} (the local disk through
- *       Hadoop's raw local file system), {@code s3}/{@code s3a} or {@code oss} (their Hadoop
- *       connectors must be on the classpath);</li>
- *   <li>{@code fs.defaultFS}: the file system's address, required for {@code hdfs}; for object
+ *       Hadoop's raw local file system), {@code s3}/{@code s3a} or {@code oss} (refused unless
+ *       {@code hdfs.allow-non-atomic-scheme=true}; their Hadoop connectors must be on the classpath);</li>
+ *   <li>{@code fs.defaultFS}: the file system's address ({@code hdfs://}, or with the override
+ *       another Hadoop scheme), required for {@code hdfs}; for object
  *       stores {@code s3.bucket} / {@code oss.bucket} may name it instead. A directory after the
  *       address ({@code file:///tmp/}) is accepted and not used, as Hadoop and SeaTunnel's own
  *       plugin do not use it: {@code namespace} alone says where checkpoints go;</li>

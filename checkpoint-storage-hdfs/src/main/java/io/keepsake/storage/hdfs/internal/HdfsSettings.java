@@ -68,6 +68,9 @@ public final class HdfsSettings {
     /** The {@code storage.type} values accepted; absent means {@code hdfs}. */
     public static final Set<String> STORAGE_TYPES = Set.of("hdfs", "local", "s3", "s3a", "oss");
 
+    /** A root qualified with a scheme ({@code s3a://bucket/x}); group 1 is the scheme. */
+    private static final java.util.regex.Pattern QUALIFIED =
+            java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://");
     private static final String OSS_IMPL_KEY = "fs.oss.impl";
     private static final String OSS_IMPL = "org.apache.hadoop.fs.aliyun.oss.AliyunOSSFileSystem";
 
@@ -135,6 +138,11 @@ public final class HdfsSettings {
         for (String key : own.keySet()) {
             requireApplies(kind, key);
         }
+        boolean allowNonAtomic = allowNonAtomicScheme(own.get(ALLOW_NON_ATOMIC_SCHEME));
+        if (!allowNonAtomic) {
+            requireAtomicScheme(options.namespace(), StorageOptions.NAMESPACE);
+            requireAtomicScheme(options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
+        }
 
         Map<String, String> hadoop = new TreeMap<>();
         for (Map.Entry<String, String> e : own.entrySet()) {
@@ -158,7 +166,6 @@ public final class HdfsSettings {
         String ignored = given.getRawPath() == null || given.getRawPath().isEmpty() || given.getRawPath().equals("/")
                 ? null : given.getPath();
         hadoop.remove(FS_DEFAULT);
-        boolean allowNonAtomic = allowNonAtomicScheme(own.get(ALLOW_NON_ATOMIC_SCHEME));
         if (!allowNonAtomic && !isAtomicScheme(uri.getScheme())) {
             throw refusal(uri.getScheme(), uri + " (" + FS_DEFAULT + "), " + StorageOptions.NAMESPACE + "="
                     + options.namespace());
@@ -199,6 +206,17 @@ public final class HdfsSettings {
             conf.set("hadoop.security.authentication", "kerberos");
         }
         return new HdfsSettings(kind, uri, ignored, conf, principal, keytab, allowNonAtomic);
+    }
+
+    /** Refuses a root qualified with a scheme outside {@link #ATOMIC_SCHEMES}, before the address is looked at. */
+    private static void requireAtomicScheme(String root, String key) {
+        if (root == null) {
+            return;
+        }
+        java.util.regex.Matcher m = QUALIFIED.matcher(root.trim());
+        if (m.lookingAt() && !isAtomicScheme(m.group(1))) {
+            throw refusal(m.group(1), key + "=" + root);
+        }
     }
 
     private static boolean allowNonAtomicScheme(String value) {
