@@ -75,6 +75,16 @@ class HdfsSchemeRefusalTest {
     }
 
     @Test
+    void aRootQualifiedWithANonAtomicSchemeIsRefusedByNameWithoutAnAddress() {
+        assertThatThrownBy(() -> factory.create(config("namespace", "abfs://c@a.dfs.core.windows.net/x")))
+                .isInstanceOf(NonAtomicFileSystemException.class)
+                .hasMessageContaining("namespace=abfs://c@a.dfs.core.windows.net/x");
+        assertThatThrownBy(() -> factory.create(config("fs.defaultFS", "hdfs://nn:8020", "namespace", "/x",
+                "savepoint.path", "s3a://bucket/sp")))
+                .isInstanceOf(NonAtomicFileSystemException.class).hasMessageContaining("savepoint.path=s3a://bucket/sp");
+    }
+
+    @Test
     void theFileSystemItselfRefusesANonAtomicSchemeWithoutTheOverride() {
         Configuration conf = new Configuration();
         conf.set("fs.defaultFS", "s3a://bucket");

@@ -45,6 +45,11 @@ final class ConditionalWriteProbe {
     private ConditionalWriteProbe() {
     }
 
+    /** Forgets every probe that passed, so the next open of any bucket probes again: for tests. */
+    static void forget() {
+        PASSED.clear();
+    }
+
     /** How many probes ran in this JVM (not answered from the cache): for tests. */
     static int runs() {
         return RUNS.get();

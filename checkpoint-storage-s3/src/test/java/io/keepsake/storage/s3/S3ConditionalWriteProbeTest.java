@@ -78,6 +78,7 @@ class S3ConditionalWriteProbeTest {
         try (FaultyHttpProxy proxy = new FaultyHttpProxy(server.endpoint())) {
             Map<String, String> config = new HashMap<>(S3ProxyServer.factoryKeys(proxy.endpoint(), ns));
             config.put("create-roots", "false");
+            ConditionalWriteProbe.forget();
             int runs = ConditionalWriteProbe.runs();
             try (KeepsakeStorage s = create(config)) {
                 assertThat(s.namespace()).isEqualTo(ns);
@@ -98,6 +99,7 @@ class S3ConditionalWriteProbeTest {
             c.createBucket(b -> b.bucket("keepsake-probe-other"));
         }
         try (FaultyHttpProxy proxy = new FaultyHttpProxy(server.endpoint())) {
+            ConditionalWriteProbe.forget();
             int runs = ConditionalWriteProbe.runs();
             for (int i = 0; i < 3; i++) {
                 Map<String, String> config = S3ProxyServer.factoryKeys(proxy.endpoint(),
@@ -125,6 +127,7 @@ class S3ConditionalWriteProbeTest {
         String ns = S3ProxyServer.freshDirectory("probe-ignored");
         try (FaultyHttpProxy proxy = new FaultyHttpProxy(server.endpoint())) {
             proxy.ignoreConditionOnComplete(true);
+            ConditionalWriteProbe.forget();
             Map<String, String> config = new HashMap<>(S3ProxyServer.factoryKeys(proxy.endpoint(), ns));
             assertThatThrownBy(() -> create(config)).isInstanceOf(CheckpointStorageException.class)
                     .hasMessageStartingWith("Cannot open s3 storage")
