@@ -48,6 +48,11 @@ final class GcPlanner {
     static final String OUTCOME_TEMP = "outcome temporary file";
     static final String SETTLED_DELETION = "settled deletion record";
     static final String EMPTY_FOLDER = "empty savepoint directory";
+    /** Why gc reports an attempt's files as kept where create-if-absent is not exclusive. */
+    static final String UNDECIDABLE = "the store's create-if-absent is not exclusive (s3.conditional-writes=unsupported"
+            + " or hdfs.allow-non-atomic-scheme=true), so no outcome file can decide between the attempt's writer and a"
+            + " collection, and removing its files could tear a savepoint whose commit returned; gc leaves them:"
+            + " delete the savepoint explicitly once no writer of it runs";
 
     /** Joins a pending upload's path and id in the path of a {@link #STALE_UPLOAD} candidate. */
     static final String UPLOAD_MARK = " (upload ";
@@ -65,6 +70,8 @@ final class GcPlanner {
     private final InFlightAttempts inFlight;
     private final OwnedRemoval removal;
     private final boolean renameMode;
+    /** False where create-if-absent is check-then-act: then no attempt's files are planned for removal. */
+    private final boolean outcomesDecide;
 
     GcPlanner(StorageLayout layout, SavepointStore savepoints, InFlightAttempts inFlight, OwnedRemoval removal) {
         this.layout = layout;
@@ -73,6 +80,22 @@ final class GcPlanner {
         this.inFlight = inFlight;
         this.removal = removal;
         this.renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
+        this.outcomesDecide = !fs.capabilities().contains(FsCapability.NON_EXCLUSIVE_CREATE);
+    }
+
+    /**
+     * Plans the removal of an attempt's files ({@link #UNFINISHED_PUBLICATION} or {@link #ATTEMPT_FILES}),
+     * or, where create-if-absent is not exclusive, reports them as kept instead.
+     */
+    private void planAttempt(GcCandidate candidate, List<GcCandidate> out, List<String> foreign) {
+        if (outcomesDecide) {
+            out.add(candidate);
+            return;
+        }
+        String kept = candidate.path() + ": " + UNDECIDABLE;
+        if (!foreign.contains(kept)) {
+            foreign.add(kept);
+        }
     }
 
     /**
@@ -242,7 +265,7 @@ final class GcPlanner {
         switch (d.get().kind()) {
             case PUBLISHING -> {
                 if (!alive && s.modificationTime() <= cutoff) {
-                    out.add(new GcCandidate(jobId, path, UNFINISHED_PUBLICATION, s.modificationTime()));
+                    planAttempt(new GcCandidate(jobId, path, UNFINISHED_PUBLICATION, s.modificationTime()), out, foreign);
                 }
             }
             case COLLECTED -> {
@@ -251,8 +274,8 @@ final class GcPlanner {
                     if (removal.attemptFiles(folder, attemptId).isEmpty()) {
                         out.add(new GcCandidate(jobId, path, SETTLED_OUTCOME, s.modificationTime()));
                     } else if (!alive) {
-                        out.add(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(folder, attemptId), ATTEMPT_FILES,
-                                s.modificationTime()));
+                        planAttempt(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(folder, attemptId),
+                                ATTEMPT_FILES, s.modificationTime()), out, foreign);
                     }
                 } catch (IOException e) {
                     throw new SavepointStorageException("Cannot collect garbage: listing failed: " + e.getMessage()
@@ -293,8 +316,8 @@ final class GcPlanner {
                 try {
                     if (a.getValue() <= cutoff && !removal.attemptAlive(jobId, a.getKey(), now)
                             && !isPublishing(jobId, a.getKey())) {
-                        out.add(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(e.location(), a.getKey()),
-                                ATTEMPT_FILES, a.getValue()));
+                        planAttempt(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(e.location(), a.getKey()),
+                                ATTEMPT_FILES, a.getValue()), out, foreign);
                     }
                 } catch (IOException ex) {
                     throw new SavepointStorageException("Cannot collect garbage: " + ex.getMessage() + " ("

@@ -22,8 +22,9 @@ import java.util.Set;
  * a {@link KeepsakeStorage} over it, and let the backend check or prepare its roots; on any
  * failure the file system is closed. With {@link StorageOptions#CREATE_ROOTS}{@code =false} the
  * backend's {@link #prepareRoots} is skipped and the roots are only looked at, so that opening
- * writes nothing. A backend names itself and its keys and implements the two
- * hooks. Stateless and thread-safe.
+ * creates no root. Either way the backend's {@link #checkPrimitives} runs last: a check of what the
+ * protocol rests on may not be skipped by a setting about roots. A backend names itself and its
+ * keys and implements the two abstract hooks. Stateless and thread-safe.
  */
 public abstract class FileSystemStorageFactory implements CheckpointStorageFactory {
 
@@ -84,6 +85,7 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
                 requireRoot(fs, storage.namespace(), StorageOptions.NAMESPACE, true);
                 requireRoot(fs, storage.savepointRoot(), StorageOptions.SAVEPOINT_PATH, options.savepointPath() != null);
             }
+            checkPrimitives(options, fs, storage);
         } catch (CheckpointStorageException | RuntimeException e) {
             storage.close();
             throw e;
@@ -106,6 +108,17 @@ public abstract class FileSystemStorageFactory implements CheckpointStorageFacto
     protected abstract void prepareRoots(StorageOptions options, StorageFileSystem fileSystem,
                                          KeepsakeStorage storage)
             throws CheckpointStorageException;
+
+    /**
+     * Checks that the store gives the primitives the protocol rests on, after the roots were
+     * prepared or looked at, whatever {@link StorageOptions#CREATE_ROOTS} says; anything it writes
+     * goes under the roots and is removed before it returns. Does nothing unless a backend overrides it.
+     *
+     * @throws CheckpointStorageException when the store lacks a primitive, or the check cannot be made
+     */
+    protected void checkPrimitives(StorageOptions options, StorageFileSystem fileSystem, KeepsakeStorage storage)
+            throws CheckpointStorageException {
+    }
 
     private boolean createRoots(String value) {
         if (value == null || value.trim().equalsIgnoreCase("true")) {

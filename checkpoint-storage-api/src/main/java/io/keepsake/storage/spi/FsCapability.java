@@ -17,5 +17,14 @@ public enum FsCapability {
      * checkpoint files are then created under their final name with create-if-absent, without a
      * temporary name and a rename.
      */
-    ATOMIC_FILE_CREATE
+    ATOMIC_FILE_CREATE,
+    /**
+     * Not a power but the lack of one: {@code create(path, true)} is check-then-act, so two racing
+     * creators of one name can both succeed and the last one's bytes stay. Declared only by a file
+     * system that an explicit setting accepted without exclusive create ({@code
+     * s3.conditional-writes=unsupported}, {@code hdfs.allow-non-atomic-scheme=true}). Where it is
+     * declared, no attempt outcome decides a race between a writer and a collection, so garbage
+     * collection leaves the files of attempts without metadata in place and reports them as kept.
+     */
+    NON_EXCLUSIVE_CREATE
 }

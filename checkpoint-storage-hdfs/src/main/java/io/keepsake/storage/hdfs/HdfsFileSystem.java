@@ -1,6 +1,7 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.hdfs.internal.HdfsSettings;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -65,8 +66,12 @@ import java.util.regex.Pattern;
  *       winner), so the atomic rename capability is not claimed; create-if-absent first claims the
  *       name with an exclusive {@code createNewFile}, and directories are fsynced
  *       ({@link FsCapability#DIRECTORY_SYNC}).</li>
- *   <li>Object stores: neither capability; {@code sync()} flushes and the object becomes durable
- *       when the stream closes.</li>
+ *   <li>Any other scheme (an object store such as {@code s3a://}, {@code oss://} or {@code abfs://},
+ *       or {@code viewfs://}, {@code o3fs://}, {@code ofs://}, whose primitives depend on what is
+ *       behind them) is refused with {@link NonAtomicFileSystemException} before Hadoop
+ *       instantiates anything, unless the caller accepts it explicitly; then neither capability is
+ *       claimed, {@link FsCapability#NON_EXCLUSIVE_CREATE} is, {@code sync()} flushes and the object
+ *       becomes durable when the stream closes.</li>
  * </ul>
  *
  * <p>Paths are strings: qualified ({@code hdfs://nn:8020/a/b}) or absolute ({@code /a/b}, resolved
@@ -117,10 +122,24 @@ public final class HdfsFileSystem implements StorageFileSystem {
     /**
      * Opens the file system named by {@code fs.defaultFS} of {@code configuration}, as the current user.
      *
-     * @throws IOException when Hadoop cannot instantiate the file system (no connector for the scheme)
+     * @throws NonAtomicFileSystemException when the scheme is not one of {@link HdfsSettings#ATOMIC_SCHEMES}
+     * @throws IOException                  when Hadoop cannot instantiate the file system (no connector for the scheme)
      */
     public HdfsFileSystem(Configuration configuration) throws IOException {
         this(configuration, null);
+    }
+
+    /**
+     * Opens the file system named by {@code fs.defaultFS} of {@code configuration}; every call runs as
+     * {@code user}; refuses a scheme that is not one of {@link HdfsSettings#ATOMIC_SCHEMES}.
+     *
+     * @param configuration copied; later changes to it have no effect here
+     * @param user          the identity for every call (a Kerberos keytab login), or null for the current user
+     * @throws NonAtomicFileSystemException when the scheme is not one of {@link HdfsSettings#ATOMIC_SCHEMES}
+     * @throws IOException                  when Hadoop cannot instantiate the file system (no connector for the scheme)
+     */
+    public HdfsFileSystem(Configuration configuration, UserGroupInformation user) throws IOException {
+        this(configuration, user, false);
     }
 
     /**
@@ -128,11 +147,21 @@ public final class HdfsFileSystem implements StorageFileSystem {
      *
      * @param configuration copied; later changes to it have no effect here
      * @param user          the identity for every call (a Kerberos keytab login), or null for the current user
-     * @throws IOException when Hadoop cannot instantiate the file system (no connector for the scheme)
+     * @param allowNonAtomicScheme true to accept a scheme outside {@link HdfsSettings#ATOMIC_SCHEMES}
+     *                      ({@value HdfsSettings#ALLOW_NON_ATOMIC_SCHEME}): its create-if-absent is then taken as
+     *                      check-then-act ({@link FsCapability#NON_EXCLUSIVE_CREATE})
+     * @throws NonAtomicFileSystemException when the scheme is not one of {@link HdfsSettings#ATOMIC_SCHEMES} and
+     *                                      {@code allowNonAtomicScheme} is false; nothing was instantiated
+     * @throws IOException                  when Hadoop cannot instantiate the file system (no connector for the scheme)
      */
-    public HdfsFileSystem(Configuration configuration, UserGroupInformation user) throws IOException {
+    public HdfsFileSystem(Configuration configuration, UserGroupInformation user, boolean allowNonAtomicScheme)
+            throws IOException {
         Configuration own = new Configuration(configuration);
         URI defaultUri = FileSystem.getDefaultUri(own);
+        boolean atomicScheme = HdfsSettings.isAtomicScheme(defaultUri.getScheme());
+        if (!atomicScheme && !allowNonAtomicScheme) {
+            throw HdfsSettings.refusal(defaultUri.getScheme(), defaultUri + " (" + HdfsSettings.FS_DEFAULT + ")");
+        }
         if ("file".equalsIgnoreCase(defaultUri.getScheme())) {
             own.set("fs.file.impl", RawLocalFileSystem.class.getName());
             own.set("fs.AbstractFileSystem.file.impl", RawLocalFs.class.getName());
@@ -151,13 +180,16 @@ public final class HdfsFileSystem implements StorageFileSystem {
         }
         this.local = fs instanceof RawLocalFileSystem raw ? raw : null;
         this.localDisk = local != null && "file".equals(scheme);
+        Set<FsCapability> caps = EnumSet.noneOf(FsCapability.class);
         if ("hdfs".equals(scheme)) {
-            capabilities = EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME);
+            caps.add(FsCapability.ATOMIC_DIRECTORY_RENAME);
         } else if (local != null) {
-            capabilities = EnumSet.of(FsCapability.DIRECTORY_SYNC);
-        } else {
-            capabilities = EnumSet.noneOf(FsCapability.class);
+            caps.add(FsCapability.DIRECTORY_SYNC);
         }
+        if (!atomicScheme) {
+            caps.add(FsCapability.NON_EXCLUSIVE_CREATE);
+        }
+        capabilities = caps;
         LOG.debug("Opened {} as {} with capabilities {}", uri(), user == null ? "the current user" : user.getUserName(),
                 capabilities);
     }

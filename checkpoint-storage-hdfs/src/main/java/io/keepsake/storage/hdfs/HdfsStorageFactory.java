@@ -20,9 +20,10 @@ import java.io.IOException;
  * <ul>
  *   <li>{@code namespace} (required), {@code savepoint.path}, {@code savepoint.periodic.max-retained};</li>
  *   <li>{@code storage.type}: {@code hdfs} (the default), {@code local} (the local disk through
- *       Hadoop's raw local file system), {@code s3}/{@code s3a} or {@code oss} (their Hadoop
- *       connectors must be on the classpath);</li>
- *   <li>{@code fs.defaultFS}: the file system's address, required for {@code hdfs}; for object
+ *       Hadoop's raw local file system), {@code s3}/{@code s3a} or {@code oss} (refused unless
+ *       {@code hdfs.allow-non-atomic-scheme=true}; their Hadoop connectors must be on the classpath);</li>
+ *   <li>{@code fs.defaultFS}: the file system's address ({@code hdfs://}, or with the override
+ *       another Hadoop scheme), required for {@code hdfs}; for object
  *       stores {@code s3.bucket} / {@code oss.bucket} may name it instead. A directory after the
  *       address ({@code file:///tmp/}) is accepted and not used, as Hadoop and SeaTunnel's own
  *       plugin do not use it: {@code namespace} alone says where checkpoints go;</li>
@@ -30,7 +31,11 @@ import java.io.IOException;
  *   <li>{@code kerberosPrincipal} with {@code kerberosKeytabFilePath}: log in from the keytab, run
  *       every call as that user and renew the ticket before it expires;</li>
  *   <li>{@code seatunnel.hadoop.<key>}: passed to Hadoop as {@code <key>}; {@code fs.s3a.*} and
- *       {@code fs.oss.*} pass through unchanged for their storage types.</li>
+ *       {@code fs.oss.*} pass through unchanged for their storage types;</li>
+ *   <li>{@code hdfs.allow-non-atomic-scheme}: {@code false} (the default) refuses, before any Hadoop
+ *       file system is instantiated, a file system whose scheme is not {@code hdfs} or {@code file}
+ *       ({@code s3a}, {@code oss}, {@code abfs}, {@code viewfs}, {@code ofs}, ...) with
+ *       {@link NonAtomicFileSystemException}; {@code true} accepts it with a warning of what that risks.</li>
  * </ul>
  * A key that is unknown, or that belongs to another storage type, is an error. The caller's map
  * is never mutated; every storage gets its own Hadoop configuration and file system instance.
@@ -54,6 +59,8 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
      * Logs in to Kerberos when configured and opens the file system; checks both roots' syntax,
      * naming the key of a bad one.
      *
+     * @throws NonAtomicFileSystemException    when the scheme lacks atomic rename and exclusive create and
+     *                                         {@code hdfs.allow-non-atomic-scheme} is not {@code true}
      * @throws InvalidStorageArgumentException when a key is unknown, missing, malformed or belongs to another type
      * @throws CheckpointStorageException     when the login fails or the file system cannot be opened
      */
@@ -61,6 +68,15 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
     protected StorageFileSystem openFileSystem(StorageOptions options) throws CheckpointStorageException {
         HdfsSettings settings = HdfsSettings.from(options);
         logIgnoredDirectory(settings, options);
+        if (settings.nonAtomicScheme()) {
+            LOG.warn("Opening {} storage at {} on a {}:// file system because {}=true: Hadoop promises neither an"
+                    + " atomic rename nor an exclusive create-if-absent there, so two commits of one savepoint id can"
+                    + " both succeed (the last one's files stay, under a handle the first was given), and a garbage"
+                    + " collection could remove the files of an attempt whose writer decided to publish, tearing a"
+                    + " savepoint whose commit returned; garbage collection therefore leaves every attempt without"
+                    + " metadata and reports it as kept ({})", settings.storageType(), settings.fileSystemUri(),
+                    settings.fileSystemUri().getScheme(), HdfsSettings.ALLOW_NON_ATOMIC_SCHEME, options.namespace());
+        }
         UserGroupInformation user = settings.login();
         HdfsFileSystem fs = open(settings, settings.configuration(), user);
         try {
@@ -126,7 +142,7 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
     private static HdfsFileSystem open(HdfsSettings settings, org.apache.hadoop.conf.Configuration conf,
                                        UserGroupInformation user) throws CheckpointStorageException {
         try {
-            return new HdfsFileSystem(conf, user);
+            return new HdfsFileSystem(conf, user, settings.allowNonAtomicScheme());
         } catch (IOException | RuntimeException e) {
             throw new CheckpointStorageException("Cannot open " + settings.storageType() + " storage at "
                     + settings.fileSystemUri() + ": " + e.getMessage() + hint(settings) + " ("

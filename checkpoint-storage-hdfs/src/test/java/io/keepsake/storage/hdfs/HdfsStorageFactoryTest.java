@@ -260,7 +260,7 @@ class HdfsStorageFactoryTest {
     @Test
     void anObjectStoreWithoutItsConnectorSaysWhichJarIsMissing() {
         Map<String, String> s3 = hdfs(null, "storage.type", "s3", "s3.bucket", "s3a://keepsake-bucket",
-                "fs.s3a.endpoint", "http://127.0.0.1:1");
+                "fs.s3a.endpoint", "http://127.0.0.1:1", "hdfs.allow-non-atomic-scheme", "true");
         assertThatThrownBy(() -> factory.create(s3)).isInstanceOf(CheckpointStorageException.class)
                 .hasMessageContaining("s3a://keepsake-bucket").hasMessageContaining("hadoop-aws");
     }

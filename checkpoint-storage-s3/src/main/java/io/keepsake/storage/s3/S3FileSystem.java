@@ -378,7 +378,8 @@ public final class S3FileSystem implements StorageFileSystem {
 
     @Override
     public Set<FsCapability> capabilities() {
-        return EnumSet.of(FsCapability.ATOMIC_FILE_CREATE);
+        return conditionalWrites ? EnumSet.of(FsCapability.ATOMIC_FILE_CREATE)
+                : EnumSet.of(FsCapability.ATOMIC_FILE_CREATE, FsCapability.NON_EXCLUSIVE_CREATE);
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.keepsake.storage.StorageRootNotFoundException;
 import io.keepsake.storage.s3.internal.S3Settings;
 import io.keepsake.storage.spi.FileSystemStorageFactory;
 import io.keepsake.storage.spi.StorageFileSystem;
-import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -17,12 +16,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 
 /**
  * Checkpoints and savepoints on Amazon S3 or an S3-compatible store (factory id {@code s3}): a
@@ -45,9 +41,11 @@ import java.util.UUID;
  * </ul>
  * Before returning, the factory checks every bucket it will use through a client that gives up in
  * seconds (a missing bucket, refused credentials or an unreachable endpoint fail here, naming the
- * key and the endpoint), creates the root markers and checks once that the store refuses a second
- * conditional create of one key; a store that accepts it is refused unless
- * {@code s3.conditional-writes=unsupported}. Thread-safe and stateless.
+ * key and the endpoint) and creates the root markers; then, whatever {@code create-roots} says, it
+ * checks once per endpoint and bucket in this JVM that the store refuses a second conditional
+ * create of one key by {@code PutObject} and by {@code CompleteMultipartUpload}; a store that
+ * accepts either is refused unless {@code s3.conditional-writes=unsupported}, which is warned of
+ * with its whole risk. Thread-safe; the probe's results are cached per JVM.
  */
 public final class S3StorageFactory extends FileSystemStorageFactory {
 
@@ -109,17 +107,10 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
                 probe.mkdirs(current);
                 current = storage.savepointRoot();
                 probe.mkdirs(current);
-                if (settings.conditionalWrites()) {
-                    checkConditionalWrites(probe, storage.namespace(), settings);
-                }
             } catch (IOException e) {
                 throw new CheckpointStorageException("Cannot open s3 storage at " + settings.endpointText() + ": creating "
                         + current + " failed: " + e.getMessage() + " (" + S3Settings.ENDPOINT + ")", e);
             }
-        }
-        if (!settings.conditionalWrites()) {
-            LOG.warn("S3 storage at {} runs without conditional writes ({}=unsupported): two racing commits of one"
-                    + " savepoint id can both appear to succeed", settings.describe(), S3Settings.CONDITIONAL_WRITES);
         }
         LOG.info("Opened s3 storage at {}: checkpoints in {}, savepoints in {}", settings.endpointText(),
                 storage.namespace(), storage.savepointRoot());
@@ -154,37 +145,50 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
     }
 
     /**
-     * Creates a probe object twice with create-if-absent: the second must fail, or every
-     * atomicity guarantee would rest on a store that does not enforce it.
+     * Checks, whatever {@code create-roots} says, that the store enforces {@code If-None-Match: *} on
+     * {@code PutObject} and {@code CompleteMultipartUpload} in every bucket the storage uses (once per
+     * endpoint and bucket in this JVM, see {@link ConditionalWriteProbe}); with
+     * {@code s3.conditional-writes=unsupported} it checks nothing and warns of the whole risk.
+     *
+     * @throws CheckpointStorageException when the store accepts a second conditional create of one key, or
+     *                                    the probe's requests fail
      */
-    private static void checkConditionalWrites(S3FileSystem fs, String namespace, S3Settings settings)
-            throws IOException, CheckpointStorageException {
-        String probe = fs.child(namespace, ".keepsake-conditional-write-probe-" + UUID.randomUUID());
-        try {
-            write(fs, probe);
-            try {
-                write(fs, probe);
-            } catch (FileAlreadyExistsException expected) {
-                return;
-            }
-            throw new CheckpointStorageException("Cannot open s3 storage: the store at " + settings.endpointText()
-                    + " accepted a second create-if-absent (If-None-Match: *) of one key, so two commits of one"
-                    + " savepoint could both win; use a store with conditional writes, or set "
-                    + S3Settings.CONDITIONAL_WRITES + "=unsupported to accept the risk (" + probe + ")");
-        } finally {
-            try {
-                fs.delete(probe, false);
-            } catch (IOException e) {
-                LOG.debug("Cannot remove the conditional-write probe {}", probe, e);
+    @Override
+    protected void checkPrimitives(StorageOptions options, StorageFileSystem fileSystem, KeepsakeStorage storage)
+            throws CheckpointStorageException {
+        S3Settings settings = S3Settings.from(options);
+        if (!settings.conditionalWrites()) {
+            LOG.warn(unsupportedWarning(settings.describe()));
+            return;
+        }
+        S3FileSystem main = (S3FileSystem) fileSystem;
+        java.util.Map<String, String> directoryByBucket = new java.util.TreeMap<>();
+        directoryByBucket.put(main.path(storage.namespace()).bucket(), storage.namespace());
+        directoryByBucket.putIfAbsent(main.path(storage.savepointRoot()).bucket(), storage.savepointRoot());
+        try (S3Client probeClient = settings.probeClient()) {
+            S3FileSystem probe = new S3FileSystem(probeClient, settings.bucket(), settings.partSize(), true,
+                    settings.endpointText());
+            for (String directory : directoryByBucket.values()) {
+                try {
+                    ConditionalWriteProbe.requireEnforced(probe, directory, settings);
+                } catch (IOException e) {
+                    throw new CheckpointStorageException("Cannot open s3 storage at " + settings.endpointText()
+                            + ": checking conditional writes under " + directory + " failed: " + e.getMessage() + " ("
+                            + S3Settings.ENDPOINT + ")", e);
+                }
             }
         }
     }
 
-    private static void write(S3FileSystem fs, String path) throws IOException {
-        try (SyncableOutputStream out = fs.create(path, true)) {
-            out.write("keepsake conditional-write probe\n".getBytes(StandardCharsets.UTF_8));
-            out.sync();
-        }
+    /** The warning of a storage opened with {@code s3.conditional-writes=unsupported}: the whole risk it takes. */
+    static String unsupportedWarning(String where) {
+        return "S3 storage at " + where + " runs without conditional writes (" + S3Settings.CONDITIONAL_WRITES
+                + "=unsupported): create-if-absent is a check then a write, so two racing commits of one savepoint id"
+                + " can both succeed (the last one's files stay, under the handle the first was given), and nothing"
+                + " decides between a writer that decided to publish and a garbage collection, which could remove the"
+                + " files of an attempt whose commit returned; garbage collection therefore leaves every attempt"
+                + " without metadata in place and reports it as kept (delete such a savepoint explicitly once no"
+                + " writer of it runs)";
     }
 
     private static void requireRoot(S3FileSystem fs, String root, String key) {

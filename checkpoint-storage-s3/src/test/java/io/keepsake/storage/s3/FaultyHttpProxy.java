@@ -44,6 +44,8 @@ final class FaultyHttpProxy implements AutoCloseable {
     private volatile int failAt = -1;
     private volatile Fault fault = Fault.DROP_RESPONSE;
     private volatile boolean closed;
+    private volatile boolean ignoreConditionOnComplete;
+    private final AtomicInteger conditionalCompletesAnswered = new AtomicInteger();
 
     FaultyHttpProxy(URI upstream) throws IOException {
         this.upstream = upstream;
@@ -71,6 +73,21 @@ final class FaultyHttpProxy implements AutoCloseable {
         failAt = -1;
         counter.set(0);
         log.clear();
+    }
+
+    /**
+     * From now on (or no longer), answers every {@code CompleteMultipartUpload} that carries
+     * {@code If-None-Match} itself with 200 and a completion result, without forwarding it, as a
+     * store that ignores the condition on that request answers; the upload stays pending on the
+     * server until it is aborted.
+     */
+    void ignoreConditionOnComplete(boolean on) {
+        ignoreConditionOnComplete = on;
+    }
+
+    /** How many conditional completions were answered as a store that ignores the condition. */
+    int conditionalCompletesAnswered() {
+        return conditionalCompletesAnswered.get();
     }
 
     /** Requests since the last {@link #arm} or {@link #disarm}. */
@@ -117,6 +134,18 @@ final class FaultyHttpProxy implements AutoCloseable {
             }
             byte[] body = readBody(in, head);
             OutputStream out = client.getOutputStream();
+            if (ignoreConditionOnComplete && requestLine.startsWith("POST ") && requestLine.contains("uploadId=")
+                    && head.toLowerCase(Locale.ROOT).contains("\r\nif-none-match:")) {
+                conditionalCompletesAnswered.incrementAndGet();
+                byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><CompleteMultipartUploadResult"
+                        + " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><ETag>\"00000000000000000000000000000000-1\""
+                        + "</ETag></CompleteMultipartUploadResult>").getBytes(StandardCharsets.UTF_8);
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: " + xml.length
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                out.write(xml);
+                out.flush();
+                return;
+            }
             if (spoil == Fault.HTTP_500 || spoil == Fault.HTTP_503) {
                 String code = spoil == Fault.HTTP_500 ? "InternalError" : "SlowDown";
                 byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code

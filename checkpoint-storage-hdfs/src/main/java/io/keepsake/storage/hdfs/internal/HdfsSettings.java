@@ -3,6 +3,7 @@ package io.keepsake.storage.hdfs.internal;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.hdfs.NonAtomicFileSystemException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -45,15 +47,30 @@ public final class HdfsSettings {
     public static final String HADOOP_PREFIX = "seatunnel.hadoop.";
     public static final String S3A_PREFIX = "fs.s3a.";
     public static final String OSS_PREFIX = "fs.oss.";
+    /**
+     * {@code true} accepts a file system whose scheme is not one of {@link #ATOMIC_SCHEMES}; the
+     * default, {@code false}, refuses it with {@link NonAtomicFileSystemException}.
+     */
+    public static final String ALLOW_NON_ATOMIC_SCHEME = "hdfs.allow-non-atomic-scheme";
+    /**
+     * The schemes whose rename is one atomic step and whose create-if-absent only one racing
+     * creator wins: {@code hdfs} (the NameNode does both) and {@code file} (the backend claims names
+     * with an exclusive create and publishes with links on the local disk).
+     */
+    public static final Set<String> ATOMIC_SCHEMES = Set.of("hdfs", "file");
 
     /** Backend keys accepted besides the common ones. */
     public static final Set<String> KEYS =
-            Set.of(FS_DEFAULT, HDFS_SITE_PATH, KERBEROS_PRINCIPAL, KERBEROS_KEYTAB, S3_BUCKET, OSS_BUCKET);
+            Set.of(FS_DEFAULT, HDFS_SITE_PATH, KERBEROS_PRINCIPAL, KERBEROS_KEYTAB, S3_BUCKET, OSS_BUCKET,
+                    ALLOW_NON_ATOMIC_SCHEME);
     /** Backend key prefixes accepted. */
     public static final List<String> PREFIXES = List.of(HADOOP_PREFIX, S3A_PREFIX, OSS_PREFIX);
     /** The {@code storage.type} values accepted; absent means {@code hdfs}. */
     public static final Set<String> STORAGE_TYPES = Set.of("hdfs", "local", "s3", "s3a", "oss");
 
+    /** A root qualified with a scheme ({@code s3a://bucket/x}); group 1 is the scheme. */
+    private static final java.util.regex.Pattern QUALIFIED =
+            java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://");
     private static final String OSS_IMPL_KEY = "fs.oss.impl";
     private static final String OSS_IMPL = "org.apache.hadoop.fs.aliyun.oss.AliyunOSSFileSystem";
 
@@ -95,20 +112,24 @@ public final class HdfsSettings {
     private final Configuration configuration;
     private final String principal;
     private final String keytab;
+    private final boolean allowNonAtomicScheme;
 
     private HdfsSettings(Kind kind, URI fileSystemUri, String ignoredDirectory, Configuration configuration,
-                         String principal, String keytab) {
+                         String principal, String keytab, boolean allowNonAtomicScheme) {
         this.kind = kind;
         this.fileSystemUri = fileSystemUri;
         this.ignoredDirectory = ignoredDirectory;
         this.configuration = configuration;
         this.principal = principal;
         this.keytab = keytab;
+        this.allowNonAtomicScheme = allowNonAtomicScheme;
     }
 
     /**
      * Checks the backend keys of {@code options} and builds the Hadoop configuration.
      *
+     * @throws NonAtomicFileSystemException    when the file system's scheme is not one of {@link #ATOMIC_SCHEMES}
+     *                                         and {@value #ALLOW_NON_ATOMIC_SCHEME} is not {@code true}
      * @throws InvalidStorageArgumentException when a key is missing, malformed, or does not apply to the storage type
      */
     public static HdfsSettings from(StorageOptions options) {
@@ -116,6 +137,11 @@ public final class HdfsSettings {
         Map<String, String> own = options.backendOptions();
         for (String key : own.keySet()) {
             requireApplies(kind, key);
+        }
+        boolean allowNonAtomic = allowNonAtomicScheme(own.get(ALLOW_NON_ATOMIC_SCHEME));
+        if (!allowNonAtomic) {
+            requireAtomicScheme(options.namespace(), StorageOptions.NAMESPACE);
+            requireAtomicScheme(options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
         }
 
         Map<String, String> hadoop = new TreeMap<>();
@@ -140,6 +166,10 @@ public final class HdfsSettings {
         String ignored = given.getRawPath() == null || given.getRawPath().isEmpty() || given.getRawPath().equals("/")
                 ? null : given.getPath();
         hadoop.remove(FS_DEFAULT);
+        if (!allowNonAtomic && !isAtomicScheme(uri.getScheme())) {
+            throw refusal(uri.getScheme(), uri + " (" + FS_DEFAULT + "), " + StorageOptions.NAMESPACE + "="
+                    + options.namespace());
+        }
 
         String principal = own.get(KERBEROS_PRINCIPAL);
         String keytab = own.get(KERBEROS_KEYTAB);
@@ -175,12 +205,54 @@ public final class HdfsSettings {
         if (principal != null) {
             conf.set("hadoop.security.authentication", "kerberos");
         }
-        return new HdfsSettings(kind, uri, ignored, conf, principal, keytab);
+        return new HdfsSettings(kind, uri, ignored, conf, principal, keytab, allowNonAtomic);
+    }
+
+    /** Refuses a root qualified with a scheme outside {@link #ATOMIC_SCHEMES}, before the address is looked at. */
+    private static void requireAtomicScheme(String root, String key) {
+        if (root == null) {
+            return;
+        }
+        java.util.regex.Matcher m = QUALIFIED.matcher(root.trim());
+        if (m.lookingAt() && !isAtomicScheme(m.group(1))) {
+            throw refusal(m.group(1), key + "=" + root);
+        }
+    }
+
+    private static boolean allowNonAtomicScheme(String value) {
+        if (value == null || value.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (value.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw invalid("it must be true or false, not " + value, ALLOW_NON_ATOMIC_SCHEME);
+    }
+
+    /** True when {@code scheme} is one of {@link #ATOMIC_SCHEMES}, ignoring case. */
+    public static boolean isAtomicScheme(String scheme) {
+        return scheme != null && ATOMIC_SCHEMES.contains(scheme.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The refusal of a file system with {@code scheme}, naming {@code where} (its address and the
+     * configured path), why, and what to do instead.
+     */
+    public static NonAtomicFileSystemException refusal(String scheme, String where) {
+        String s = scheme == null ? "" : scheme.toLowerCase(Locale.ROOT);
+        return new NonAtomicFileSystemException(s, "Cannot open hdfs storage on a " + s + ":// file system: Hadoop"
+                + " promises neither an atomic rename nor an exclusive create-if-absent there (on object stores rename"
+                + " is copy-and-delete and create-if-absent is check-then-act), so two commits of one savepoint id"
+                + " could both succeed and a garbage collection could remove the files of a savepoint whose commit"
+                + " returned; for S3 use the s3 storage (checkpoint storage type s3, whose conditional writes make"
+                + " create-if-absent exclusive), or put the namespace on an hdfs:// cluster; only if this file system"
+                + " really renames atomically and creates exclusively, set " + ALLOW_NON_ATOMIC_SCHEME + "=true (" + where
+                + ")");
     }
 
     private static void requireApplies(Kind kind, String key) {
         boolean applies;
-        if (key.startsWith(HADOOP_PREFIX) || key.equals(FS_DEFAULT)) {
+        if (key.startsWith(HADOOP_PREFIX) || key.equals(FS_DEFAULT) || key.equals(ALLOW_NON_ATOMIC_SCHEME)) {
             applies = true;
         } else if (key.equals(HDFS_SITE_PATH) || key.equals(KERBEROS_PRINCIPAL) || key.equals(KERBEROS_KEYTAB)) {
             applies = kind == Kind.HDFS;
@@ -257,7 +329,8 @@ public final class HdfsSettings {
         if (scheme == null) {
             throw malformed(kind, key, value, "it has no scheme");
         }
-        if (!scheme.equalsIgnoreCase(kind.scheme)) {
+        boolean otherHadoopScheme = kind == Kind.HDFS && !scheme.equalsIgnoreCase("file") && !uri.isOpaque();
+        if (!scheme.equalsIgnoreCase(kind.scheme) && !otherHadoopScheme) {
             throw malformed(kind, key, value, StorageOptions.STORAGE_TYPE + " " + kind.type + " needs a " + kind.scheme
                     + ":// address");
         }
@@ -268,6 +341,9 @@ public final class HdfsSettings {
             if (uri.getRawAuthority() != null && !uri.getRawAuthority().isEmpty()) {
                 throw malformed(kind, key, value, "a local file system has no host");
             }
+            return uri;
+        }
+        if (otherHadoopScheme && !scheme.equalsIgnoreCase(kind.scheme)) {
             return uri;
         }
         if (uri.getRawAuthority() == null || uri.getRawAuthority().isEmpty()) {
@@ -281,7 +357,11 @@ public final class HdfsSettings {
 
     /** The file system's address alone: scheme and authority, as Hadoop's {@code FileSystem.get} reads it. */
     private static URI withoutPath(Kind kind, URI uri) {
-        return kind == Kind.LOCAL ? URI.create("file:///") : URI.create(kind.scheme + "://" + uri.getRawAuthority());
+        if (kind == Kind.LOCAL) {
+            return URI.create("file:///");
+        }
+        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+        return URI.create(uri.getScheme().toLowerCase(Locale.ROOT) + "://" + authority + (authority.isEmpty() ? "/" : ""));
     }
 
     private static InvalidStorageArgumentException malformed(Kind kind, String key, String value, String why) {
@@ -326,6 +406,16 @@ public final class HdfsSettings {
      */
     public String ignoredDirectory() {
         return ignoredDirectory;
+    }
+
+    /** True when {@value #ALLOW_NON_ATOMIC_SCHEME} is {@code true}. */
+    public boolean allowNonAtomicScheme() {
+        return allowNonAtomicScheme;
+    }
+
+    /** True when the file system's scheme is not one of {@link #ATOMIC_SCHEMES} (it was accepted by the override). */
+    public boolean nonAtomicScheme() {
+        return !isAtomicScheme(fileSystemUri.getScheme());
     }
 
     /** True when a Kerberos principal and keytab are configured. */
