@@ -18,7 +18,8 @@ class DiagramsNameTheLayoutTest {
         String diagrams = Files.readString(DIAGRAMS);
         assertThat(diagrams).contains(RootMarker.NAME, StorageLayout.INDEX_DIR + "/", StorageLayout.STAGING_DIR + "/",
                 MetadataCodec.FILE_NAME, "{attemptId}" + StorageLayout.LEASE_SUFFIX, "{attemptId}" + AttemptOutcome.SUFFIX,
-                "pipeline-{pid}.wire", "@{savepointId}");
+                StorageLayout.payloadName(0, "{attemptId}").replace("0", "{pid}"), "@{savepointId}",
+                "{savepointId}.{16 hex}" + SavepointDeletion.RECORD_SUFFIX);
     }
 
     @Test
