@@ -61,7 +61,7 @@ class DocsTest {
             assertThat(files).as("source of %s", type).isNotEmpty();
             boolean found = false;
             for (Path f : files) {
-                found |= Pattern.compile("void " + method + "\\(").matcher(Files.readString(f)).find();
+                found |= Pattern.compile("(void|Stream<DynamicTest>) " + method + "\\(").matcher(Files.readString(f)).find();
             }
             assertThat(found).as("%s exists", reference).isTrue();
         }
