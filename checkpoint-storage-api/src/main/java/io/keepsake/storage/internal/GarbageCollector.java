@@ -29,12 +29,13 @@ import java.util.function.Predicate;
  * writer began and never finished are aborted under the same rules. A collection then
  * removes the staging and job folders it left empty.
  *
- * <p>Removal does not trust the plan: a directory is first renamed aside to a tombstone where the
- * file system renames atomically (so a writer publishing at that moment either wins, or finds its
- * staging gone and fails), a savepoint folder is checked for {@code _metadata.ser} and a lease just
- * before it is set aside and put back if its tombstone turns out to hold {@code _metadata.ser}
- * (tombstones are left alone by other collections for one lease timeout, so the put-back cannot
- * lose a race with them),
+ * <p>Removal does not trust the plan: a staging attempt is first renamed aside to a tombstone where
+ * the file system renames directories atomically (so a writer publishing at that moment either
+ * wins, or finds its staging gone and fails); a savepoint folder without metadata is never renamed
+ * (its name can be published again meanwhile): its listing is checked for {@code _metadata.ser},
+ * for entries Keepsake did not write and for a lease, and then only files named by an attempt at
+ * that savepoint are removed, by name; an attempt's files where publication is create-if-absent go
+ * only after its "collected" decision ({@link OwnedRemoval});
  * and a removal is reported only when the path is really gone. What is a candidate, and what is
  * left because Keepsake did not write it, is decided by {@link GcPlanner}; this class removes.
  * Thread-safe.

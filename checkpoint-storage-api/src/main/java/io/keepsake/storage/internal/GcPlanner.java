@@ -29,7 +29,7 @@ import java.util.Optional;
  */
 final class GcPlanner {
 
-    /** Logged under the collector's name, as before planning moved out of it. */
+    /** Logged under the collector's name: planning is one half of a collection. */
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
 
     // What a candidate is (GcCandidate.what), as reports name it; the collector removes each kind its own way.
@@ -251,8 +251,9 @@ final class GcPlanner {
     }
 
     /**
-     * An attempt's outcome: a writer's decision to publish whose writer is gone is finished on its
-     * behalf; a "collected" one goes once none of the attempt's files is left.
+     * An attempt's outcome: a writer's decision to publish whose writer is gone is looked at (and
+     * tidied once its metadata is in place); a "collected" one goes once none of the attempt's files
+     * is left.
      */
     private void planOutcome(String jobId, String path, FileStatus s, String attemptId, FileStatus lease, long now,
                              long cutoff, List<GcCandidate> out, List<String> foreign) {

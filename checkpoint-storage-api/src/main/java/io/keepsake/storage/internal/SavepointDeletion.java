@@ -28,7 +28,7 @@ import java.util.Optional;
  */
 final class SavepointDeletion {
 
-    /** Logged under the store's name, as before deletion moved out of it. */
+    /** Logged under the store's name: deleting is the store's operation. */
     private static final Logger LOG = LoggerFactory.getLogger(SavepointStore.class);
 
     private final StorageLayout layout;

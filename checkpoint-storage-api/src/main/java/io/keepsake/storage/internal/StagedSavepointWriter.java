@@ -33,14 +33,13 @@ import java.util.Set;
  * The savepoint commit protocol, written once for every backend.
  *
  * <p>An attempt first marks the savepoint root as Keepsake's and takes a lease
- * ({@link InFlightAttempts}) that every process's garbage collection respects. With
- * {@link FsCapability#ATOMIC_DIRECTORY_RENAME}: payloads and {@code _metadata.ser} are written,
- * synced and closed in {@code <job>/.staging/<attempt>/}, the staging directory is synced, then
- * renamed onto {@code <job>/<savepointId>} in one step that fails when the target exists, and the
- * job directory is synced. Without it: payloads are written under attempt-unique names straight
- * into the savepoint directory, and {@code _metadata.ser} is created last with create-if-absent,
- * which is the publication step. Either way a crash before publication leaves nothing visible,
- * and a losing racer never touches the winner's files.
+ * ({@link InFlightAttempts}) that every process's garbage collection respects. Where payloads go,
+ * the step that decides the attempt against every collection and how it is published belong to the
+ * backend's class, a {@link Publication}: {@link DirectoryRenamePublication} (the staging directory
+ * renamed onto the savepoint's name) or {@link CreateIfAbsentPublication} (the attempt's decision,
+ * then {@code _metadata.ser}, each created whole and only if absent). Payload names carry the
+ * attempt id. Either way a crash before publication leaves nothing visible, and a losing racer
+ * never touches the winner's files.
  *
  * <p>Durability before publication (I3) without syncing one file after another: a payload's
  * {@code close()} records its length and hash and hands "sync, then close" of its file to
@@ -53,12 +52,12 @@ import java.util.Set;
  * synced. {@link #abort} closes queued payload files unsynced and waits for those being synced
  * before it removes the work directory.
  *
- * <p>Against other actors (I8): a payload is never created in a work directory that vanished (the
- * writer does not recreate a staging area it lost); just before publication every manifest file
- * must be present with its length and the lease must be safely held; and without atomic rename
- * the payloads are checked again after {@code _metadata.ser} appeared, which is withdrawn (the
- * commit fails) if one vanished meanwhile. Methods are synchronized: the writer can be handed
- * between threads; each payload stream is written by one thread.
+ * <p>Against other actors (I8): a payload is never created in a staging directory that vanished
+ * (the writer does not recreate a staging area it lost); just before publication every manifest
+ * file must be present with its length and the lease must be safely held; where publication is
+ * create-if-absent the files are checked once more after the attempt's decision, after which no
+ * other actor removes them. Methods are synchronized: the writer can be handed between threads;
+ * each payload stream is written by one thread.
  */
 public final class StagedSavepointWriter implements SavepointWriter {
 
