@@ -181,7 +181,7 @@ public final class BenchmarkReport {
     /** Renders a run as the Markdown report. */
     public static String render(Run run, ReportOptions options) {
         StringBuilder md = new StringBuilder();
-        md.append("# Keepsake goals report (issue 10)\n\n");
+        md.append("# Keepsake goals report\n\n");
         md.append("- Mode: ").append(options.mode()).append(options.mode().equals("full") ? ""
                 : " (a smoke test on small sizes: its figures are not the goals')").append('\n');
         md.append("- Machine: ").append(machine()).append('\n');

@@ -24,7 +24,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Verified restore of one pipeline's savepoint on the local disk (issue 23), at each of the
+ * Verified restore of one pipeline's savepoint on the local disk, at each of the
  * report's sizes, from the page cache, every contender in the same interleaved rounds:
  * <ul>
  *   <li>Keepsake, format version 2 ({@link SavepointRestorer#restoreSavepoint}: metadata read and

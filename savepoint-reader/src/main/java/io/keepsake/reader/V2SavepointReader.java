@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Format version 2 (added by issue 23): the bundle and payloads of version 1, but every manifest
+ * Format version 2: the bundle and payloads of version 1, but every manifest
  * entry also records its chunk size and each chunk's SHA-256, and its digest is derived from
  * those (docs/formats.md). The storage's payload stream reads a payload ahead and checks its chunks
  * on the storage's verifier threads, handing out each chunk only once it verified, so reading,
