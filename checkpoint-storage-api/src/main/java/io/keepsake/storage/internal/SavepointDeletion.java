@@ -3,6 +3,7 @@ package io.keepsake.storage.internal;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
@@ -86,7 +87,7 @@ final class SavepointDeletion {
                 try {
                     requireStillThere(metadata, bytes, what, dir);
                     read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId));
-                    deleteIndexMarkers(jobId, savepointId);
+                    deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()));
                     if (!fs.delete(metadata, false)) {
                         throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
                                 + " meanwhile (" + dir + ")");
@@ -269,18 +270,17 @@ final class SavepointDeletion {
      * Removes the index markers of one savepoint (before its metadata, so a crash leaves the
      * savepoint without a marker, which readers handle by reading its metadata).
      */
-    private void deleteIndexMarkers(String jobId, String savepointId) throws IOException {
+    private void deleteIndexMarkers(String jobId, String savepointId, Optional<SavepointMeta> verified)
+            throws IOException {
         String indexDir = layout.indexDir(jobId);
-        try {
-            Optional<String> name = StorageLayout.indexMarker(store.readMetadata(jobId, savepointId).meta());
+        if (verified.isPresent()) {
+            Optional<String> name = StorageLayout.indexMarker(verified.get());
             if (name.isEmpty() || fs.delete(fs.child(indexDir, name.get()), false)) {
                 return; // too long to have a marker, or its marker removed
             }
-        } catch (SavepointStorageException unreadable) {
-            // no verified metadata to name the marker by: look for any marker of this id
         }
-        // no metadata to name it by, or not under the name this build writes (a marker written
-        // before markers carried the completion time)
+        // no verified metadata to name it by, or not under the name this build writes (a marker
+        // written without the completion time): any marker of this id
         for (FileStatus s : fs.list(indexDir)) {
             if (StorageLayout.parseMarker(s.name()).filter(m -> m.savepointId().equals(savepointId)).isPresent()) {
                 fs.delete(fs.child(indexDir, s.name()), false);
