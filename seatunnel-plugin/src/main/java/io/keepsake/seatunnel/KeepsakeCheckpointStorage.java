@@ -35,7 +35,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Keepsake savepoint bundle before {@link #storeCheckPoint} returns.
  *
  * <p>A savepoint bundle holds one pipeline of one checkpoint; its id is
- * {@code st-<checkpointId, 19 digits>-p<pipelineId>}, so ids sort by checkpoint. Bundles live
+ * {@code st-<checkpointId, 19 digits>-p<pipelineId>}. A bundle of that id counts as this savepoint
+ * kept only when it verifies and holds this very state; otherwise (checkpoint ids repeat after a
+ * restore that skipped a damaged bundle) the savepoint is kept as {@code st-...-pN-2}, {@code -3}
+ * and so on. What a restore takes is ordered by the bundles' metadata, never their names. Bundles live
  * in the savepoint root, which the job's terminal cleanup ({@link #deleteCheckpoint(String)}) and
  * rotation never reach; only {@code keepsake delete} removes them. Every read method returns, per
  * pipeline, the newest state across the job's checkpoints and its kept savepoints (the highest
@@ -344,22 +347,42 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         return checkpoint.checkpointType() == CheckpointType.SAVEPOINT_TYPE ? Optional.of(checkpoint) : Optional.empty();
     }
 
+    /** How many bundle names one savepoint tries before it fails: far more than damaged bundles of one id. */
+    private static final int MAX_NAMES = 100;
+
     private void keepSavepoint(CompletedCheckpoint checkpoint) throws CheckpointStorageException {
         String jobId = Long.toString(checkpoint.jobId());
-        String id = savepointId(checkpoint.checkpointId(), checkpoint.pipelineId());
+        String base = savepointId(checkpoint.checkpointId(), checkpoint.pipelineId());
         Object lock = JOB_LOCKS.computeIfAbsent(savepoints.savepointRoot() + "|" + jobId, k -> new Object());
         synchronized (lock) {
-            try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, jobId,
-                    List.of(checkpoint.pipelineId())).kind(SavepointKind.MANUAL).savepointId(id).open()) {
-                session.report(checkpoint);
-                session.pipelineSuspended(checkpoint.pipelineId());
-                SavepointHandle handle = session.commit();
-                failedSavepoints.kept(jobId, checkpoint.pipelineId());
-                LOG.info("Kept savepoint {} of job {} (pipeline {}, checkpoint {}) at {}", id, jobId,
-                        checkpoint.pipelineId(), checkpoint.checkpointId(), handle.location());
-            } catch (SavepointAlreadyExistsException e) {
-                failedSavepoints.kept(jobId, checkpoint.pipelineId());
-                LOG.info("Savepoint {} of job {} is already kept; storing the checkpoint file only", id, jobId);
+            String id = base;
+            try {
+                for (int n = 2; ; n++) {
+                    Optional<SavepointHandle> kept = commitUnlessTaken(jobId, id, checkpoint);
+                    if (kept.isPresent()) {
+                        failedSavepoints.kept(jobId, checkpoint.pipelineId());
+                        LOG.info("Kept savepoint {} of job {} (pipeline {}, checkpoint {}) at {}", id, jobId,
+                                checkpoint.pipelineId(), checkpoint.checkpointId(), kept.get().location());
+                        return;
+                    }
+                    Optional<String> differs = differsFrom(jobId, id, checkpoint);
+                    if (differs.isEmpty()) {
+                        failedSavepoints.kept(jobId, checkpoint.pipelineId());
+                        LOG.info("Savepoint {} of job {} is already kept: it verifies and holds this very state"
+                                + " (pipeline {}, checkpoint {}); storing the checkpoint file only", id, jobId,
+                                checkpoint.pipelineId(), checkpoint.checkpointId());
+                        return;
+                    }
+                    if (n > MAX_NAMES) {
+                        throw new io.keepsake.storage.SavepointCommitFailedException("every name from " + base
+                                + " to " + id + " is taken by a bundle that does not hold this state", null);
+                    }
+                    String next = base + "-" + n;
+                    LOG.warn("Savepoint {} of job {} exists but {}; keeping this savepoint (pipeline {}, checkpoint {})"
+                            + " as {} instead (checkpoint ids repeat after a restore that skipped a damaged bundle)",
+                            id, jobId, differs.get(), checkpoint.pipelineId(), checkpoint.checkpointId(), next);
+                    id = next;
+                }
             } catch (RuntimeException e) { // KeepsakeException, or a bug: either way the savepoint is not kept
                 failedSavepoints.failed(jobId, checkpoint.pipelineId(), checkpoint.checkpointId(), id, e.getMessage());
                 LOG.error("Cannot keep savepoint {} of job {} (pipeline {}, checkpoint {}): {}; SeaTunnel restarts the"
@@ -370,6 +393,57 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                         + checkpoint.pipelineId() + ", checkpoint " + checkpoint.checkpointId() + "): "
                         + e.getMessage(), e);
             }
+        }
+    }
+
+    /** Commits the savepoint as {@code id}; empty when a savepoint of that id exists already. */
+    private Optional<SavepointHandle> commitUnlessTaken(String jobId, String id, CompletedCheckpoint checkpoint) {
+        try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, jobId,
+                List.of(checkpoint.pipelineId())).kind(SavepointKind.MANUAL).savepointId(id).open()) {
+            session.report(checkpoint);
+            session.pipelineSuspended(checkpoint.pipelineId());
+            return Optional.of(session.commit());
+        } catch (SavepointAlreadyExistsException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Why the savepoint {@code id} does not count as this state kept; empty only when it verifies
+     * (metadata and payload checksums, decoding) and holds exactly this pipeline's state at this
+     * checkpoint. Anything that cannot be shown, a damaged bundle, one in a format this build does
+     * not read, or a read that failed, is a reason: a new bundle name costs nothing, a savepoint
+     * reported done and not kept costs the operator's state.
+     */
+    private Optional<String> differsFrom(String jobId, String id, CompletedCheckpoint checkpoint) {
+        Map<Integer, CompletedCheckpoint> held;
+        try {
+            held = readers.read(savepoints, savepoints.readMetadata(jobId, id));
+        } catch (io.keepsake.storage.SavepointCorruptedException e) {
+            return Optional.of("fails its checks (" + e.getMessage() + ")");
+        } catch (KeepsakeException e) {
+            return Optional.of("cannot be shown to hold this state (" + e.getMessage() + ")");
+        }
+        if (!held.keySet().equals(Set.of(checkpoint.pipelineId()))) {
+            return Optional.of("holds pipelines " + held.keySet());
+        }
+        CompletedCheckpoint other = held.get(checkpoint.pipelineId());
+        if (other.checkpointId() != checkpoint.checkpointId()) {
+            return Optional.of("holds checkpoint " + other.checkpointId());
+        }
+        if (!java.security.MessageDigest.isEqual(digest(other), digest(checkpoint))) {
+            return Optional.of("holds another state of checkpoint " + checkpoint.checkpointId()
+                    + " (its SHA-256 differs)");
+        }
+        return Optional.empty();
+    }
+
+    private static byte[] digest(CompletedCheckpoint checkpoint) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(LegacyCheckpointCodec.encodeCheckpoint(checkpoint));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
     }
 

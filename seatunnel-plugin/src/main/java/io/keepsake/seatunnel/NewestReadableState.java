@@ -5,44 +5,36 @@ import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
-import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointHint;
-import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.StorageListener;
+import io.keepsake.storage.internal.NewestSavepoints;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The state a restore ({@code seatunnel.sh -r}) of one pipeline starts from: the newest state that
- * reads back whole, a checkpoint file or a kept savepoint, by checkpoint id (ids keep growing
- * across restores). On a tie the checkpoint file wins: it holds the same state and needs no bundle read.
+ * reads back whole, a checkpoint file or a kept savepoint. Newest is what the savepoints' verified
+ * metadata says, never their folder names: the highest checkpoint id, and among savepoints of one
+ * checkpoint id the one completed last (ids can repeat: a restore that skipped a damaged bundle
+ * numbers its checkpoints again from the older state it took). On a tie with a savepoint the
+ * checkpoint file wins: it holds the same state of the same run and needs no bundle read.
  *
- * <p>Candidates are ordered before anything of a bundle is read: the newest readable checkpoint
- * file of the pipeline first, then what each savepoint folder of the job holds for the pipeline as
- * its index marker claims or, without a marker, as this plugin's folder name
- * ({@code st-<checkpointId>-p<pipelineId>}) says; only a folder with neither is read to learn it.
- * Bundles newer than the checkpoint file are then read newest first, each verified (metadata and
- * payload checksums, decoding), and the first that verifies is the answer; bundles older than it
- * are never read. A bundle that fails its checks is skipped, named at ERROR and reported to the
- * storage's listeners, as {@code SavepointRestorer}'s fallback past corrupted savepoints does.
- * When every candidate failed and no checkpoint file is left, the restore is refused naming the
- * bundles rather than letting the job start without state.
+ * <p>The savepoints are ordered by the core's lookup ({@link NewestSavepoints}): index markers
+ * first, then the metadata of the folders that may hold the answer, read and verified. The chosen
+ * bundle's payload is then read and verified; when it fails its checks it is skipped, named at
+ * ERROR and reported to the storage's listeners, and the next newest is chosen, as
+ * {@code SavepointRestorer}'s fallback past corrupted savepoints does. Bundles older than the
+ * answer are never read. When every candidate failed and no checkpoint file is left, the restore
+ * is refused naming the bundles rather than letting the job start without state.
  *
  * <p>A bundle whose format version this build cannot read, or a storage that cannot be read at
  * all, fails the restore: neither is a damaged savepoint. Stateless and thread-safe.
@@ -50,7 +42,6 @@ import java.util.regex.Pattern;
 final class NewestReadableState {
 
     private static final Logger LOG = LoggerFactory.getLogger(NewestReadableState.class);
-    private static final Pattern PLUGIN_ID = Pattern.compile("st-(-?\\d+)-p(\\d+)");
 
     private final CheckpointStorage checkpoints;
     private final SavepointStorage savepoints;
@@ -60,10 +51,6 @@ final class NewestReadableState {
         this.checkpoints = checkpoints;
         this.savepoints = savepoints;
         this.readers = readers;
-    }
-
-    /** A savepoint folder that may hold the pipeline's newest state, with the checkpoint id it is believed to hold. */
-    private record Candidate(String savepointId, long checkpointId, Optional<SavepointHandle> verified) {
     }
 
     /**
@@ -80,37 +67,28 @@ final class NewestReadableState {
             throw new CheckpointStorageException("Cannot read checkpoints of job " + jobId + ": " + e.getMessage(), e);
         }
         long fileId = file == null ? Long.MIN_VALUE : file.checkpointId();
+        // Savepoints below this id are not chosen: the checkpoint file wins a tie.
+        Map<Integer, Long> belowFile = file == null || fileId == Long.MAX_VALUE ? Map.of()
+                : Map.of(pipelineId, fileId + 1);
         Map<String, String> skipped = new LinkedHashMap<>();
-        PriorityQueue<Candidate> newestFirst = new PriorityQueue<>(
-                Comparator.comparingLong(Candidate::checkpointId).reversed().thenComparing(Candidate::savepointId));
         try {
-            for (SavepointHint hint : savepoints.hintSavepoints(jobId)) {
-                candidate(jobId, pipelineId, hint, skipped).filter(c -> c.checkpointId() > fileId)
-                        .ifPresent(newestFirst::add);
-            }
-            for (Candidate c = newestFirst.poll(); c != null; c = newestFirst.poll()) {
-                Optional<SavepointHandle> handle = c.verified().isPresent() ? c.verified()
-                        : verifiedMetadata(jobId, c.savepointId(), skipped);
-                if (handle.isEmpty()) {
-                    continue;
-                }
-                ManifestEntry entry = handle.get().meta().entryForPipeline(pipelineId);
-                if (entry == null || entry.checkpointId() <= fileId) {
-                    continue; // its marker or name promised more than its verified metadata holds
-                }
-                if (entry.checkpointId() != c.checkpointId()) {
-                    newestFirst.add(new Candidate(c.savepointId(), entry.checkpointId(), handle));
-                    continue;
-                }
-                Optional<PipelineState> state = read(jobId, pipelineId, handle.get(), skipped);
+            NewestSavepoints candidates = new NewestSavepoints(savepoints, jobId,
+                    (savepointId, e) -> skip(jobId, savepointId, e, skipped));
+            SavepointHandle chosen = candidates.choose(belowFile).get(pipelineId);
+            candidates.checkUnclaimedCorrupted();
+            while (chosen != null) {
+                Optional<PipelineState> state = read(jobId, pipelineId, chosen, skipped);
                 if (state.isPresent()) {
+                    long id = state.get().getCheckpointId();
                     LOG.info("Job {} pipeline {}: newest state is savepoint {} (checkpoint {}){}", jobId, pipelineId,
-                            c.savepointId(), c.checkpointId(), file == null ? ", no checkpoint file is left"
+                            chosen.savepointId(), id, file == null ? ", no checkpoint file is left"
                                     : ", newer than checkpoint " + fileId);
-                    afterSkipping(jobId, pipelineId, skipped, "savepoint " + c.savepointId() + " (checkpoint "
-                            + c.checkpointId() + ")");
+                    afterSkipping(jobId, pipelineId, skipped, "savepoint " + chosen.savepointId() + " (checkpoint "
+                            + id + ")");
                     return state.get();
                 }
+                candidates.skip(chosen.savepointId());
+                chosen = candidates.choose(belowFile).get(pipelineId);
             }
         } catch (KeepsakeException e) {
             throw new CheckpointStorageException("Cannot read savepoints of job " + jobId + " pipeline " + pipelineId
@@ -129,42 +107,6 @@ final class NewestReadableState {
         afterSkipping(jobId, pipelineId, skipped, "checkpoint " + fileId + " (checkpoint file)");
         return PipelineState.builder().jobId(file.jobId()).pipelineId(file.pipelineId())
                 .checkpointId(file.checkpointId()).states(file.states()).build();
-    }
-
-    /** What one folder holds for the pipeline, from its marker, its name or, failing both, its metadata. */
-    private Optional<Candidate> candidate(String jobId, int pipelineId, SavepointHint hint, Map<String, String> skipped) {
-        if (hint.claimed()) {
-            Long claimed = hint.claims().get(pipelineId);
-            return claimed == null ? Optional.empty()
-                    : Optional.of(new Candidate(hint.savepointId(), claimed, Optional.empty()));
-        }
-        Matcher m = PLUGIN_ID.matcher(hint.savepointId());
-        if (m.matches()) {
-            try {
-                return Integer.parseInt(m.group(2)) != pipelineId ? Optional.empty()
-                        : Optional.of(new Candidate(hint.savepointId(), Long.parseLong(m.group(1)), Optional.empty()));
-            } catch (NumberFormatException outOfRange) {
-                // not one of this plugin's ids after all: its metadata tells
-            }
-        }
-        Optional<SavepointHandle> handle = verifiedMetadata(jobId, hint.savepointId(), skipped);
-        ManifestEntry entry = handle.map(h -> h.meta().entryForPipeline(pipelineId)).orElse(null);
-        return entry == null ? Optional.empty()
-                : Optional.of(new Candidate(hint.savepointId(), entry.checkpointId(), handle));
-    }
-
-    /** The folder's verified metadata; empty (skipped) when it is no complete savepoint or fails its checks. */
-    private Optional<SavepointHandle> verifiedMetadata(String jobId, String savepointId, Map<String, String> skipped) {
-        try {
-            return Optional.of(savepoints.readMetadata(jobId, savepointId));
-        } catch (SavepointNotFoundException e) {
-            LOG.debug("Savepoint folder {} of job {} holds no complete savepoint: {}", savepointId, jobId,
-                    e.getMessage());
-            return Optional.empty();
-        } catch (SavepointCorruptedException e) {
-            skip(jobId, savepointId, e, skipped);
-            return Optional.empty();
-        }
     }
 
     private Optional<PipelineState> read(String jobId, int pipelineId, SavepointHandle handle,

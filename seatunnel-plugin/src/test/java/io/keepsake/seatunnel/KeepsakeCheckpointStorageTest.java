@@ -2,7 +2,10 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
@@ -234,6 +237,82 @@ class KeepsakeCheckpointStorageTest {
         storage.storeCheckPoint(state(1, 9, CheckpointType.SAVEPOINT_TYPE));
         storage.storeCheckPoint(state(1, 9, CheckpointType.SAVEPOINT_TYPE));
         assertThat(savepoints.list(977)).hasSize(1);
+    }
+
+    private static PipelineState savepointWithTrigger(long checkpointId, long triggerTimestamp) {
+        byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(Long.parseLong(JOB), 1,
+                checkpointId, triggerTimestamp, CheckpointType.SAVEPOINT_TYPE, triggerTimestamp + 1, Map.of(), Map.of()));
+        return PipelineState.builder().jobId(JOB).pipelineId(1).checkpointId(checkpointId).states(bytes).build();
+    }
+
+    @Test
+    void aSavepointWhoseIdHoldsAnotherStateIsKeptUnderTheNextNameAndRestored() throws Exception {
+        storage.storeCheckPoint(savepointWithTrigger(5, 100));
+        storage.deleteCheckpoint(JOB);
+        PipelineState again = savepointWithTrigger(5, 200);
+        storage.storeCheckPoint(again);
+
+        assertThat(savepoints.list(977)).extracting(SavepointHandle::savepointId).containsExactlyInAnyOrder(
+                KeepsakeCheckpointStorage.savepointId(5, 1), KeepsakeCheckpointStorage.savepointId(5, 1) + "-2");
+        storage.deleteCheckpoint(JOB);
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getStates())
+                .as("the savepoint completed last wins the tie on checkpoint 5").isEqualTo(again.getStates());
+    }
+
+    @Test
+    void aDamagedBundleOfTheSameIdDoesNotCountAsTheSavepointKept() throws Exception {
+        PipelineState savepoint = state(1, 5, CheckpointType.SAVEPOINT_TYPE);
+        storage.storeCheckPoint(savepoint);
+        storage.deleteCheckpoint(JOB);
+        flipOneByte(payloadIn(bundleFile(5, 1, ""), 1));
+        String before = PluginLog.text();
+
+        storage.storeCheckPoint(savepoint);
+
+        assertThat(savepoints.list(977)).extracting(SavepointHandle::savepointId)
+                .contains(KeepsakeCheckpointStorage.savepointId(5, 1) + "-2");
+        assertThat(PluginLog.text().substring(before.length())).contains("fails its checks")
+                .doesNotContain("is already kept");
+        storage.deleteCheckpoint(JOB);
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getStates()).isEqualTo(savepoint.getStates());
+    }
+
+    @Test
+    void aBundleWhoseMetadataDoesNotVerifyDoesNotCountAsTheSavepointKept() throws Exception {
+        PipelineState savepoint = state(1, 5, CheckpointType.SAVEPOINT_TYPE);
+        storage.storeCheckPoint(savepoint);
+        flipOneByte(bundleFile(5, 1, "_metadata.ser"));
+        storage.storeCheckPoint(savepoint);
+        storage.storeCheckPoint(savepoint);
+
+        assertThat(savepoints.list(977)).extracting(SavepointHandle::savepointId).as("the third store finds -2 kept")
+                .containsExactly(KeepsakeCheckpointStorage.savepointId(5, 1) + "-2");
+    }
+
+    @Test
+    void restoreOrdersSavepointsOfOneCheckpointByTheirMetadataNotTheirNames() throws Exception {
+        SavepointStorage side = ((KeepsakeCheckpointStorage) storage).savepointSide();
+        String base = KeepsakeCheckpointStorage.savepointId(5, 1);
+        PipelineState older = savepointWithTrigger(5, 100);
+        keep(side, base + "-1", older);
+        long completed = keep(side, base + "-9", older).meta().completedTimestamp();
+        while (System.currentTimeMillis() <= completed) {
+            Thread.onSpinWait(); // the next commit completes in a later millisecond
+        }
+        PipelineState newer = savepointWithTrigger(5, 200);
+        keep(side, base + "-5", newer);
+
+        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getStates())
+                .as("completed last, though its name sorts neither first nor last").isEqualTo(newer.getStates());
+    }
+
+    private static SavepointHandle keep(SavepointStorage side, String savepointId, PipelineState state) {
+        try (SavepointSaveSession session = SavepointSaveSession.builder(side, JOB, List.of(1))
+                .kind(SavepointKind.MANUAL).savepointId(savepointId).open()) {
+            session.report(LegacyCheckpointCodec.decodeCheckpoint(state.getStates(), savepointId));
+            session.pipelineSuspended(1);
+            return session.commit();
+        }
     }
 
     @Test
