@@ -68,13 +68,16 @@ class SavepointMasterFailoverTest {
                 } catch (RuntimeException e) {
                     answer = "threw " + e.getCause();
                 }
+                // Settled: the survivor ended the job, or checkpoints it again past the cut savepoint. A job
+                // the survivor leaves hanging settles neither way; after the bound the test records that.
+                // UNKNOWABLE is what the cluster answers while the new master takes the job over.
                 List<String> seen = new ArrayList<>();
-                boolean settled = EmbeddedEngine.poll(WAIT, () -> {
+                boolean settled = EmbeddedEngine.poll(Duration.ofMinutes(2), () -> {
                     String s = ClusterFailoverTest.statusOrNull(client, jobId);
                     if (s != null && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(s))) {
                         seen.add(s);
                     }
-                    return s != null && (EmbeddedEngine.END_STATES.contains(s)
+                    return s != null && !"UNKNOWABLE".equals(s) && (EmbeddedEngine.END_STATES.contains(s)
                             || ns.maxCheckpointId(jobId, 1) > savepointCheckpoint);
                 });
                 String detail = client.detail(jobId);
@@ -89,6 +92,12 @@ class SavepointMasterFailoverTest {
                 Figures.record("savepoint cut by a master failover: job detail", detail);
 
                 assertThat(bundles).as("nothing of the cut savepoint is published").isEmpty();
+                // What SeaTunnel 2.3.8 then does, seen on these runs: the survivor restores the job from
+                // its newest checkpoint and checkpoints on, while the job keeps showing DOING_SAVEPOINT.
+                assertThat(settled).as("the survivor took the job over; statuses %s", seen).isTrue();
+                assertThat(ns.maxCheckpointId(jobId, 1)).as("checkpoints after the cut savepoint")
+                        .isGreaterThan(savepointCheckpoint);
+                assertThat(client.status(jobId)).as("the job's status after the failover").isEqualTo("DOING_SAVEPOINT");
                 assertThat(seen).as("the job is never reported SAVEPOINT_DONE without a kept savepoint")
                         .doesNotContain("SAVEPOINT_DONE");
                 if (!EmbeddedEngine.END_STATES.contains(client.status(jobId))) {
