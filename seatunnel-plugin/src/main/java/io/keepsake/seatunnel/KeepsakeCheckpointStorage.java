@@ -12,6 +12,7 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.KeepsakeException;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
@@ -318,9 +319,19 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     }
 
     /**
-     * Deletes checkpoint files (rotation); kept savepoints of the same ids stay.
+     * Deletes checkpoint files (rotation), then the pipeline's checkpoint files older than every one
+     * the engine rotated away; kept savepoints stay.
      *
-     * @throws CheckpointStorageException when a file cannot be deleted
+     * <p>SeaTunnel's checkpoint coordinator keeps the ids it may rotate in memory only: one created
+     * anew (a restore with {@code -r}, a master failover) starts from none, so the files of the
+     * coordinator before it would stay for ever. Ids grow per pipeline across restores, a restore
+     * takes the newest state, and the engine asks to delete its oldest ids first, so a file with a
+     * lower id than all of them is one the engine's own rotation would already have removed had it
+     * remembered it. Only such {@code .ser} files go; savepoint bundles, the checkpoints the engine
+     * still retains and every newer file stay. A failure of that extra step is logged, not thrown:
+     * it leaves files behind, nothing more.
+     *
+     * @throws CheckpointStorageException when a file the engine named cannot be deleted
      */
     @Override
     public void deleteCheckpoint(String jobId, String pipelineId, List<String> checkpointIdList)
@@ -330,6 +341,40 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
             throw new CheckpointStorageException("Cannot delete checkpoints " + checkpointIdList + " of job " + jobId
                     + " pipeline " + pipelineId + ": " + e.getMessage(), e);
+        }
+        removeOlderThanRotated(jobId, pipelineId, checkpointIdList);
+    }
+
+    private void removeOlderThanRotated(String jobId, String pipelineId, List<String> rotated) {
+        if (!(checkpoints instanceof KeepsakeStorage storage) || rotated == null || rotated.isEmpty()) {
+            return;
+        }
+        long oldestRotated = Long.MAX_VALUE;
+        int pid;
+        try {
+            pid = Integer.parseInt(pipelineId.trim());
+            for (String id : rotated) {
+                oldestRotated = Math.min(oldestRotated, Long.parseLong(id.trim()));
+            }
+        } catch (NumberFormatException | NullPointerException e) {
+            return; // the engine's delete above already refused such ids
+        }
+        List<String> older = new ArrayList<>();
+        try {
+            for (io.keepsake.storage.CheckpointFile f : storage.checkpointFiles(jobId)) {
+                if (f.pipelineId() == pid && f.checkpointId() < oldestRotated) {
+                    older.add(Long.toString(f.checkpointId()));
+                }
+            }
+            if (!older.isEmpty()) {
+                checkpoints.deleteCheckpoint(jobId, pipelineId, older);
+                LOG.info("Removed checkpoints {} of job {} pipeline {}: older than the checkpoints the engine rotated"
+                        + " away ({}), which it no longer tracks since its checkpoint coordinator was created anew"
+                        + " (restore or master failover); savepoint bundles stay", older, jobId, pipelineId, rotated);
+            }
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            LOG.warn("Cannot remove checkpoints {} of job {} pipeline {} older than the rotated ones ({}): {}; they stay"
+                    + " until the job's checkpoints are deleted", older, jobId, pipelineId, rotated, e.getMessage());
         }
     }
 

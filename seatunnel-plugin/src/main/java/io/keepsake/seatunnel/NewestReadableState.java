@@ -2,6 +2,8 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointCorruptedException;
+import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
@@ -16,13 +18,19 @@ import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorag
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The state a restore ({@code seatunnel.sh -r}) of one pipeline starts from: the newest state that
- * reads back whole, a checkpoint file or a kept savepoint. Newest is what the savepoints' verified
+ * reads back whole, a checkpoint file or a kept savepoint. A checkpoint file reads back whole when
+ * it decodes, the checkpoint in it decodes as the engine's and the ids of its name, its wrapper and
+ * its checkpoint agree (a {@code .ser} file carries no checksum); one that does not is skipped, named
+ * at ERROR, and the next newer file is tried. Newest is what the savepoints' verified
  * metadata says, never their folder names: the highest checkpoint id, and among savepoints of one
  * checkpoint id the one completed last (ids can repeat: a restore that skipped a damaged bundle
  * numbers its checkpoints again from the older state it took). On a tie with a savepoint the
@@ -60,9 +68,10 @@ final class NewestReadableState {
      *                                    version this build does not read, or every state failed its checks
      */
     PipelineState of(String jobId, int pipelineId) throws CheckpointStorageException {
+        Map<String, String> skipped = new LinkedHashMap<>();
         io.keepsake.storage.PipelineState file;
         try {
-            file = checkpoints.getLatestCheckpointByJobIdAndPipelineId(jobId, Integer.toString(pipelineId));
+            file = newestWholeFile(jobId, pipelineId, skipped);
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
             throw new CheckpointStorageException("Cannot read checkpoints of job " + jobId + ": " + e.getMessage(), e);
         }
@@ -70,7 +79,6 @@ final class NewestReadableState {
         // Savepoints below this id are not chosen: the checkpoint file wins a tie.
         Map<Integer, Long> belowFile = file == null || fileId == Long.MAX_VALUE ? Map.of()
                 : Map.of(pipelineId, fileId + 1);
-        Map<String, String> skipped = new LinkedHashMap<>();
         try {
             NewestSavepoints candidates = new NewestSavepoints(savepoints, jobId,
                     (savepointId, e) -> skip(jobId, savepointId, e, skipped));
@@ -98,15 +106,76 @@ final class NewestReadableState {
             if (!skipped.isEmpty()) {
                 throw new CheckpointStorageException("Cannot restore job " + jobId + " pipeline " + pipelineId
                         + ": no state of it reads back whole, so it is not restored rather than started without"
-                        + " state; skipped " + skipped + "; `keepsake verify " + jobId + "` names the damage, and"
-                        + " once the damaged savepoints are deleted (`keepsake delete`) a restore starts the"
-                        + " pipeline without state");
+                        + " state; skipped " + skipped + "; `keepsake verify " + jobId + "` names the damaged"
+                        + " savepoints, and once the damaged savepoints (`keepsake delete`) and checkpoint files"
+                        + " are removed a restore starts the pipeline without state");
             }
             return null;
         }
         afterSkipping(jobId, pipelineId, skipped, "checkpoint " + fileId + " (checkpoint file)");
         return PipelineState.builder().jobId(file.jobId()).pipelineId(file.pipelineId())
                 .checkpointId(file.checkpointId()).states(file.states()).build();
+    }
+
+    /**
+     * The pipeline's newest checkpoint file that reads back whole: the file decodes, the checkpoint in
+     * it decodes as the engine's, and the job, pipeline and checkpoint ids of its name, its wrapper
+     * and its checkpoint agree. A file that fails is skipped and named at ERROR; a file rotated away
+     * since the listing is passed over; a failure to read is thrown. A {@code .ser} file carries no
+     * checksum, so damage that still decodes with the same ids is not seen here.
+     */
+    private io.keepsake.storage.PipelineState newestWholeFile(String jobId, int pipelineId, Map<String, String> skipped)
+            throws io.keepsake.storage.CheckpointStorageException {
+        if (!(checkpoints instanceof KeepsakeStorage storage)) {
+            return checkpoints.getLatestCheckpointByJobIdAndPipelineId(jobId, Integer.toString(pipelineId));
+        }
+        List<CheckpointFile> newestFirst = new ArrayList<>(storage.checkpointFiles(jobId));
+        newestFirst.removeIf(f -> f.pipelineId() != pipelineId);
+        newestFirst.sort(Comparator.comparingLong(CheckpointFile::checkpointId).reversed());
+        for (CheckpointFile f : newestFirst) {
+            io.keepsake.storage.PipelineState state;
+            try {
+                state = checkpoints.getCheckpoint(jobId, Integer.toString(pipelineId), Long.toString(f.checkpointId()));
+            } catch (io.keepsake.storage.CheckpointStorageException e) {
+                if (e.getCause() instanceof CheckpointCorruptedException corrupted) {
+                    skipFile(jobId, f, corrupted, skipped);
+                    continue;
+                }
+                if (!storage.checkpointFiles(jobId).contains(f)) {
+                    continue; // rotated away since the listing
+                }
+                throw e;
+            }
+            try {
+                CompletedCheckpoint checkpoint = LegacyCheckpointCodec.decodeCheckpoint(state.states(), f.path());
+                sameId(f, "job id", jobId, state.jobId(), Long.toString(checkpoint.jobId()));
+                sameId(f, "pipeline id", Integer.toString(pipelineId), Integer.toString(state.pipelineId()),
+                        Integer.toString(checkpoint.pipelineId()));
+                sameId(f, "checkpoint id", Long.toString(f.checkpointId()), Long.toString(state.checkpointId()),
+                        Long.toString(checkpoint.checkpointId()));
+            } catch (CheckpointCorruptedException corrupted) {
+                skipFile(jobId, f, corrupted, skipped);
+                continue;
+            }
+            return state;
+        }
+        return null;
+    }
+
+    private static void sameId(CheckpointFile f, String what, String name, String wrapper, String inner) {
+        if (!name.equals(wrapper) || !name.equals(inner)) {
+            throw new CheckpointCorruptedException(f.path(), "Cannot decode legacy checkpoint file: its name, its wrapper"
+                    + " and its checkpoint disagree on the " + what + " (" + name + ", " + wrapper + ", " + inner + ")",
+                    name, wrapper + "/" + inner);
+        }
+    }
+
+    private static void skipFile(String jobId, CheckpointFile f, CheckpointCorruptedException e,
+                                 Map<String, String> skipped) {
+        skipped.put(f.path(), e.getMessage());
+        LOG.error("Skipped checkpoint file {} of job {} pipeline {} (checkpoint {}): it does not read back whole: {};"
+                + " the restore falls back to the next newest state; the file stays", f.path(), jobId, f.pipelineId(),
+                f.checkpointId(), e.getMessage());
     }
 
     private Optional<PipelineState> read(String jobId, int pipelineId, SavepointHandle handle,

@@ -30,9 +30,12 @@ import java.util.concurrent.locks.LockSupport;
  * (the first line once it has started) and never exits on its own: the parent kills it.
  *
  * <p>Arguments: cluster name, own port, all members' ports (comma separated), max-retained, then
- * {@code key=value} entries of the plugin's {@code plugin-config}.
+ * {@code key=value} entries of the plugin's {@code plugin-config}; {@value #STORAGE_TYPE}, when given,
+ * names another checkpoint storage type than {@code keepsake} (a test-only one) and is not passed on.
  */
 public final class ClusterMemberMain {
+
+    static final String STORAGE_TYPE = "test.storage-type";
 
     private ClusterMemberMain() {
     }
@@ -53,7 +56,8 @@ public final class ClusterMemberMain {
         EngineConfig engine = config.getEngineConfig();
         EmbeddedEngine.masterAndWorker(engine, ExecutionMode.CLUSTER);
         CheckpointStorageConfig storage = engine.getCheckpointConfig().getStorage();
-        storage.setStorage("keepsake");
+        String type = pluginConfig.remove(STORAGE_TYPE);
+        storage.setStorage(type == null ? "keepsake" : type);
         storage.setStoragePluginConfig(pluginConfig);
         storage.setMaxRetainedCheckpoints(maxRetained);
 

@@ -143,6 +143,14 @@ final class EmbeddedEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Submits one restore of a job from its latest state (as {@code seatunnel.sh -c conf -r jobId}) and
+     * returns when the engine took it, without waiting for the job to leave its previous end state.
+     */
+    void restoreOnce(Path conf, long jobId) throws Exception {
+        client.restoreExecutionContext(conf.toString(), jobConfig(conf), config, jobId).execute();
+    }
+
     /** Triggers a savepoint (as {@code seatunnel.sh -s jobId}) and waits for SAVEPOINT_DONE. */
     void savepoint(long jobId) {
         client.getJobClient().savePointJob(jobId);
