@@ -385,7 +385,8 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                     + " of job " + state.jobId() + " pipeline " + state.pipelineId());
         } catch (RuntimeException e) {
             LOG.warn("Cannot tell whether checkpoint {} of job {} pipeline {} is a savepoint: its state does not decode"
-                    + " as SeaTunnel 2.3.x's; storing it as a checkpoint only: {}", state.checkpointId(), state.jobId(),
+                    + " as SeaTunnel 2.3.x's; storing it as a checkpoint file only, which a restore skips as not"
+                    + " reading back whole: {}", state.checkpointId(), state.jobId(),
                     state.pipelineId(), e.getMessage());
             return Optional.empty();
         }

@@ -62,12 +62,20 @@ class KeepsakeCheckpointStorageTest {
     }
 
     @Test
-    void stateThatDoesNotDecodeIsStoredAsACheckpointOnly() throws Exception {
+    void stateThatDoesNotDecodeIsStoredAsACheckpointOnlyAndARestoreDoesNotTakeIt() throws Exception {
         PipelineState odd = PipelineState.builder().jobId(JOB).pipelineId(1).checkpointId(1)
                 .states(new byte[] {(byte) 0xff, 1, 2, 3}).build();
         storage.storeCheckPoint(odd);
         assertThat(savepoints.list(977)).isEmpty();
-        assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getStates()).isEqualTo(odd.getStates());
+        Path file;
+        try (var files = Files.list(ns.jobDir(977))) {
+            file = files.filter(f -> f.getFileName().toString().endsWith("-1-1.ser")).findFirst().orElseThrow();
+        }
+        assertThatThrownBy(() -> storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1"))
+                .as("a state the engine could not decode either is not restored as if it were whole")
+                .isInstanceOf(CheckpointStorageException.class)
+                .hasMessageContaining("Cannot restore job 977 pipeline 1: no state of it reads back whole")
+                .hasMessageContaining(file.toString());
     }
 
     @Test
