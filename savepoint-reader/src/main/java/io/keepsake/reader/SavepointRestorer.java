@@ -188,10 +188,12 @@ public final class SavepointRestorer {
             source = RestoredState.Source.MIXED;
         }
         if (source == RestoredState.Source.LEGACY_CHECKPOINTS && read.isEmpty() && warnings.isEmpty()) {
-            String warning = "Job " + jobId + " has no savepoint bundle under " + savepoints.savepointRoot()
-                    + "; restored from its latest legacy checkpoints (unversioned v0 format, no checksums) for"
-                    + " pipelines " + byPipeline.keySet();
-            LOG.warn(warning);
+            // The ordinary recovery of a running job (a failover restores its newest checkpoint files),
+            // so it is logged at INFO; callers that restore from files alone on purpose read the warning.
+            String warning = "Job " + jobId + " restored pipelines " + byPipeline.keySet() + " from its newest"
+                    + " checkpoint files, in the legacy v0 format (SeaTunnel's .ser: no checksums, checked by"
+                    + " decoding only); no savepoint bundle under " + savepoints.savepointRoot() + " is newer";
+            LOG.info(warning);
             warnings.add(warning);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);

@@ -373,6 +373,7 @@ class SaveSessionAndRestoreTest {
         RestoredState r = restorer.recoverLatest("95");
         assertThat(r.source()).isEqualTo(RestoredState.Source.LEGACY_CHECKPOINTS);
         assertThat(r.checkpoints()).containsExactly(Map.entry(1, TestCheckpoints.of(95, 1, 2, CheckpointType.CHECKPOINT_TYPE)));
-        assertThat(r.warnings()).singleElement().asString().contains("no savepoint bundle").contains("legacy");
+        assertThat(r.warnings()).singleElement().asString().contains("no savepoint bundle").contains("legacy")
+                .contains("is newer").doesNotContain("has no savepoint bundle");
     }
 }

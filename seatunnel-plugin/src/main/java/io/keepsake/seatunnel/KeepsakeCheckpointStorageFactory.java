@@ -150,7 +150,7 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
                     + " backend: " + StorageOptions.SAVEPOINT_PATH + " does not exist, and a mistyped path would keep"
                     + " savepoints where nobody looks; create the directory, or set " + StorageOptions.CREATE_ROOTS
                     + ": true in plugin-config to let Keepsake create it (" + StorageOptions.SAVEPOINT_PATH + "="
-                    + savepointPath + ": " + e.getMessage() + ")", e);
+                    + savepointPath + ")", e);
         }
     }
 

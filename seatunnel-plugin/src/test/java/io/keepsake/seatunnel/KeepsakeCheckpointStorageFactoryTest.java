@@ -81,7 +81,9 @@ class KeepsakeCheckpointStorageFactoryTest {
             assertThatThrownBy(() -> factory.create(config)).as(config.toString())
                     .isInstanceOf(CheckpointStorageException.class)
                     .hasMessageContaining("savepoint.path does not exist").hasMessageContaining(typo.toString())
-                    .hasMessageContaining("create-roots: true");
+                    .hasMessageContaining("create-roots: true")
+                    .as("names only what the operator set").hasMessageNotContaining("create-roots=false")
+                    .hasMessageNotContaining("namespace");
             assertThat(typo).doesNotExist();
         }
         assertThat(factory.create(config("savepoint.path", typo.toString(), "create-roots", "true")))
