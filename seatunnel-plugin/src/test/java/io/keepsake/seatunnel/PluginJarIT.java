@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 
@@ -72,7 +73,20 @@ class PluginJarIT {
     void jarCarriesLicenseAndNotice() throws Exception {
         try (JarFile jar = new JarFile(JAR.toFile())) {
             assertThat(read(jar, "META-INF/LICENSE")).isEqualTo(Files.readString(Path.of("..", "LICENSE")));
-            assertThat(read(jar, "META-INF/NOTICE")).contains("Keepsake", "Apache Commons Codec", "AWS SDK for Java 2.0");
+            assertThat(read(jar, "META-INF/NOTICE")).contains("Keepsake", "Apache Commons Codec", "AWS SDK for Java 2.0")
+                    .as("the SDK's part names LICENSE.txt").contains("included in LICENSE.txt");
+            assertThat(read(jar, "META-INF/LICENSE.txt")).as("the AWS SDK's license, which its NOTICE names")
+                    .contains("Apache License", "Version 2.0");
+            // Exactly what docs/seatunnel.md lists under "What the jar holds".
+            List<String> topLevel = jar.stream().map(JarEntry::getName)
+                    .filter(n -> n.matches("META-INF/[^/]+")).sorted().toList();
+            assertThat(topLevel).containsExactly("META-INF/FastDoubleParser-LICENSE",
+                    "META-INF/FastDoubleParser-ThirdParty-LICENSE", "META-INF/LICENSE", "META-INF/LICENSE.txt",
+                    "META-INF/MANIFEST.MF", "META-INF/NOTICE", "META-INF/Schubfach-LICENSE");
+            assertThat(jar.stream().map(JarEntry::getName).filter(n -> n.startsWith("META-INF/") && !n.endsWith("/")
+                    && !topLevel.contains(n) && !n.startsWith("META-INF/services/")))
+                    .as("the rest of META-INF: the SDK's module versions")
+                    .allSatisfy(n -> assertThat(n).matches("META-INF/software\\.amazon\\.awssdk/[a-z0-9-]+/version\\.properties"));
         }
     }
 
