@@ -81,6 +81,17 @@ class OverlayRestoreChoiceTest {
         for (ManifestEntry e : first.meta().manifest()) {
             assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + e.pipelineId() + ": restoring checkpoint "
                     + e.checkpointId() + " from savepoint " + first.savepointId());
+            // docs/seatunnel.md: the engine's own line names the id the checkpoints go on from, not the savepoint's.
+            java.util.regex.Matcher next = java.util.regex.Pattern.compile("Job " + jobId + " pipeline " + e.pipelineId()
+                    + ": restoring checkpoint " + e.checkpointId() + " from savepoint " + first.savepointId()
+                    + " \\(.*\\); next checkpoint id (\\d+)").matcher(PluginLog.text());
+            long seed = Long.MIN_VALUE;
+            while (next.find()) { // the last such line is this restore's
+                seed = Long.parseLong(next.group(1)) - 1;
+            }
+            assertThat(seed).isGreaterThanOrEqualTo(secondTop).isNotEqualTo(e.checkpointId());
+            assertThat(engineLog()).contains("pipeline(" + e.pipelineId() + ") start with savePoint on checkPointId("
+                    + seed + ")");
         }
         EmbeddedEngine.await("a checkpoint of both pipelines above the second savepoint", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > secondTop && ns.maxCheckpointId(jobId, 2) > secondTop);
@@ -156,5 +167,11 @@ class OverlayRestoreChoiceTest {
         });
         Figures.record("overlay: a refused restore came back to the client as", "the job FAILED");
         return detail[0];
+    }
+
+    /** The engine's checkpoint manager and coordinators' lines in this JVM (log4j2-test.properties). */
+    private static String engineLog() throws java.io.IOException {
+        Path log = Path.of(System.getProperty("keepsake.engine.log", "target/engine-coordination.log"));
+        return java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
     }
 }
