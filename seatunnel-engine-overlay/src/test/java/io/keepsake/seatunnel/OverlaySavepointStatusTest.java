@@ -103,8 +103,14 @@ class OverlaySavepointStatusTest {
         long jobId = engine.submit(conf);
         engine.awaitStatus(jobId, "RUNNING", WAIT);
         String finished = "pending checkpoint(" + Barrier.PREPARE_CLOSE_BARRIER_ID + "/1@" + jobId + ") notify finished";
-        EmbeddedEngine.await("pipeline 1 to finish", WAIT, () -> engineLog().contains(finished));
-        EmbeddedEngine.await("a checkpoint of pipeline 2", WAIT, () -> ns.maxCheckpointId(jobId, 2) >= 1);
+        EmbeddedEngine.await("pipeline 1's coordinator to finish", WAIT, () -> engineLog().contains(finished));
+        // and the pipeline itself: 2.3.8's cancel (JobMaster, then SubPlan) and a pipeline's end (SubPlan, then
+        // JobMaster) take the same two locks in opposite orders, and a cancel that meets pipeline 1's end hangs
+        String pipeline1Finished = "pipelineId=1)\":{\"pipelineStatus\":\"FINISHED\"";
+        EmbeddedEngine.await("pipeline 1 to finish", WAIT, () -> engine.detail(jobId).contains(pipeline1Finished));
+        long before = ns.maxCheckpointId(jobId, 2);
+        EmbeddedEngine.await("a checkpoint of pipeline 2 after pipeline 1 finished", WAIT,
+                () -> ns.maxCheckpointId(jobId, 2) > before);
 
         long t1 = System.nanoTime();
         String told = refusedSavepoint(jobId);
