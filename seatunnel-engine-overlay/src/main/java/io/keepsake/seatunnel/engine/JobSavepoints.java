@@ -103,6 +103,8 @@ public final class JobSavepoints {
     private String lastAbort = "no savepoint was triggered";
     /** Savepoint requests so far: a status reset for an older request never touches a newer one's. */
     private long requests;
+    /** A savepoint of the job committed: its pipelines are ending with it, and the job must end SAVEPOINT_DONE. */
+    private boolean committed;
 
     private JobSavepoints(long jobId, JobMaster jobMaster, CheckpointStorage engineStorage,
                           KeepsakeCheckpointStorage keepsake, Set<Integer> pipelines, String chosenSavepoint,
@@ -508,6 +510,7 @@ public final class JobSavepoints {
                 }
                 staged.clear();
                 session = null;
+                committed = true;
                 LOG.info("Committed savepoint {} of job {} with pipelines {} (checkpoints {}) at {}",
                         handle.savepointId(), jobId, pipelines, reportedIds, handle.location());
             } catch (RuntimeException e) {
@@ -571,7 +574,8 @@ public final class JobSavepoints {
     /**
      * Sets the job from {@code DOING_SAVEPOINT} back to {@code RUNNING}, on the job master's executor
      * (the caller may be a coordinator thread in the middle of a store), unless a newer request came
-     * since {@code request} or a session is open again. The check and the change hold the physical
+     * since {@code request}, a session is open again, or a savepoint of the job was committed (a request
+     * refused because the pipelines are already ending with that savepoint). The check and the change hold the physical
      * plan's monitor, which its own state changes hold: a job that turned FAILING, CANCELING or ended
      * meanwhile is left as it is. A request that set {@code DOING_SAVEPOINT} but has not reached
      * {@link #triggerSavePoints} yet is not seen: its savepoint then runs with the job RUNNING, and the
@@ -589,8 +593,9 @@ public final class JobSavepoints {
             JobStatus before;
             synchronized (plan) {
                 synchronized (this) {
-                    if (requests != request || session != null) {
-                        LOG.info("Job {}: a newer savepoint request is in progress; its status is left as it is", jobId);
+                    if (requests != request || session != null || committed) {
+                        LOG.info("Job {}: {}; its status is left as it is", jobId, committed
+                                ? "a savepoint of the job was committed" : "a newer savepoint request is in progress");
                         return;
                     }
                 }
