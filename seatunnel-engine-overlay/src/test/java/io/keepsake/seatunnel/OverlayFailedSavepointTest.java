@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One pipeline's savepoint failing on the embedded SeaTunnel 2.3.8 engine: creating pipeline 2's
  * payload fails in the storage's file system ({@link FaultyKeepsakeFactory}, {@code fail-payload-2}).
  * With the overlay the job's savepoint is aborted: no bundle, no staging left, no savepoint checkpoint
- * file, and the job ends FAILED after the engine's retries (the plugin refuses the pipelines' later
- * checkpoints, as it does alone); restored with the fault gone, it saves both pipelines in one bundle.
+ * file; the job is put back from DOING_SAVEPOINT to RUNNING when the savepoint aborts, and ends FAILED
+ * after the engine's retries (the plugin refuses the pipelines' later checkpoints, as it does alone); restored with the fault gone, it saves both pipelines in one bundle.
  * The control, the plugin alone with the same fault in a child JVM, keeps pipeline 1's savepoint as a
  * bundle of its own: a savepoint of half the job is visible.
  */
@@ -66,6 +66,8 @@ class OverlayFailedSavepointTest {
 
         String aborted = abortedSavepoint(jobId);
         assertThat(PluginLog.text()).contains("injected fault");
+        assertThat(PluginLog.text()).as("the job left DOING_SAVEPOINT when its savepoint aborted")
+                .contains("Job " + jobId + " is back from DOING_SAVEPOINT to RUNNING");
         assertThat(savepoints.list(jobId)).as("no bundle of the aborted savepoint").isEmpty();
         Path jobRoot = ns.root().resolve("savepoint").resolve(Long.toString(jobId));
         assertThat(entries(jobRoot.resolve(".staging"))).as("the aborted attempt's staging is removed").isEmpty();

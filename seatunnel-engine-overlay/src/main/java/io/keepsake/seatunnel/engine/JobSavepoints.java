@@ -20,6 +20,7 @@ import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
+import org.apache.seatunnel.engine.server.dag.physical.PhysicalPlan;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * What the patched {@code CheckpointManager} of SeaTunnel 2.3.8 delegates to: one job's savepoints
@@ -52,7 +55,16 @@ import java.util.concurrent.CompletableFuture;
  * fails or expires, a coordinator reset (failover) or the job's end aborts the session: nothing of
  * it becomes visible and the hidden files are removed. A pipeline whose savepoint could not be
  * stored has its later checkpoints refused by the plugin, so the engine fails the job after its
- * retries instead of leaving it in {@code DOING_SAVEPOINT}, as the plugin alone does.
+ * retries, as the plugin alone does.
+ *
+ * <p>Job status: the engine sets the job to {@code DOING_SAVEPOINT} before the savepoint starts and
+ * never sets it back. A request that cannot start (a pipeline's coordinator would refuse it, or the
+ * session cannot be opened) is refused before any barrier: no task stopped, and the job is put back
+ * to {@code RUNNING}. A savepoint aborted after it started (a pipeline's savepoint failed, expired or
+ * could not be stored or committed) also puts the job back to {@code RUNNING}, and the engine's
+ * failover then restarts or fails the pipelines as it does for any failed checkpoint; a job left in
+ * {@code DOING_SAVEPOINT} would otherwise show that status while it runs on, and end
+ * {@code SAVEPOINT_DONE} when its pipelines finish although no savepoint was kept.
  *
  * <p>Restore ({@code -r}): the newest completed state of each pipeline, checkpoint file or
  * pipeline of a savepoint bundle ({@link SavepointRestorer#recoverLatest}); with the job option
@@ -74,6 +86,7 @@ public final class JobSavepoints {
     private static final Logger LOG = LoggerFactory.getLogger(JobSavepoints.class);
 
     private final String jobId;
+    private final JobMaster jobMaster;
     private final CheckpointStorage engineStorage;
     private final KeepsakeCheckpointStorage keepsake;
     private final Set<Integer> pipelines;
@@ -88,10 +101,16 @@ public final class JobSavepoints {
     private final Map<Integer, Long> reportedIds = new TreeMap<>();
     private final Set<Integer> reached = new TreeSet<>();
     private String lastAbort = "no savepoint was triggered";
+    /** Savepoint requests so far: a status reset for an older request never touches a newer one's. */
+    private long requests;
+    /** A savepoint of the job committed: its pipelines are ending with it, and the job must end SAVEPOINT_DONE. */
+    private boolean committed;
 
-    private JobSavepoints(long jobId, CheckpointStorage engineStorage, KeepsakeCheckpointStorage keepsake,
-                          Set<Integer> pipelines, String chosenSavepoint, Duration sessionTimeout) {
+    private JobSavepoints(long jobId, JobMaster jobMaster, CheckpointStorage engineStorage,
+                          KeepsakeCheckpointStorage keepsake, Set<Integer> pipelines, String chosenSavepoint,
+                          Duration sessionTimeout) {
         this.jobId = Long.toString(jobId);
+        this.jobMaster = jobMaster;
         this.engineStorage = engineStorage;
         this.keepsake = keepsake;
         this.pipelines = java.util.Collections.unmodifiableSet(new TreeSet<>(pipelines));
@@ -119,13 +138,14 @@ public final class JobSavepoints {
                 LOG.warn("Job {} names savepoint {} in {}, but its checkpoint storage is not Keepsake's ({}):"
                         + " the option is ignored", jobId, chosen, RESTORE_SAVEPOINT_OPTION, storage.getClass().getName());
             }
-            return new JobSavepoints(jobId, storage, null, pipelines, null, null);
+            return new JobSavepoints(jobId, jobMaster, storage, null, pipelines, null, null);
         }
         // A backstop only: the coordinators' own checkpoint timeout fails a late savepoint first, and that aborts the session.
         long timeoutMillis = Math.max(config.getCheckpointTimeout(), 10_000L) * 3 + 60_000L;
         LOG.info("Job {}: savepoints are job-level Keepsake bundles of pipelines {} (engine overlay){}", jobId,
                 pipelines, chosen == null ? "" : "; a restore starts from savepoint " + chosen);
-        return new JobSavepoints(jobId, storage, keepsake, pipelines, chosen, Duration.ofMillis(timeoutMillis));
+        return new JobSavepoints(jobId, jobMaster, storage, keepsake, pipelines, chosen,
+                Duration.ofMillis(timeoutMillis));
     }
 
     private static String chosenSavepoint(JobMaster jobMaster) {
@@ -280,7 +300,10 @@ public final class JobSavepoints {
 
     /**
      * Starts a savepoint of every pipeline, as {@code CheckpointManager.triggerSavePoints} does, after
-     * opening the job's session; a savepoint already in progress is joined, not opened twice.
+     * opening the job's session; a savepoint already in progress is joined, not opened twice. A new
+     * savepoint that a pipeline's coordinator would refuse (its tasks not all ready, or it ended), or
+     * whose session cannot be opened, is refused before any barrier: every returned future fails with
+     * the reason, and the job is put back to {@code RUNNING}.
      */
     @SuppressWarnings("unchecked")
     public PassiveCompletableFuture<CompletedCheckpoint>[] triggerSavePoints(
@@ -291,7 +314,10 @@ public final class JobSavepoints {
         }
         SavepointSaveSession opened;
         SavepointSaveSession inProgress;
+        String refused = null;
+        long request;
         synchronized (this) {
+            request = ++requests;
             if (session != null && session.completion().isDone()) {
                 // Ended on its own (its timeout): forget it, so that this request opens a new one.
                 abort(session, "it ended before this request: " + session.completion().handle((h, e) -> e == null
@@ -300,11 +326,23 @@ public final class JobSavepoints {
             inProgress = session;
             opened = null;
             if (inProgress == null) {
-                opened = open(coordinators);
-                if (opened == null) {
-                    return failedFutures(coordinators);
+                refused = refusal(coordinators);
+                if (refused == null) {
+                    opened = open(coordinators);
+                    if (opened == null) {
+                        refused = lastAbort;
+                    }
+                } else {
+                    lastAbort = refused;
                 }
             }
+        }
+        if (refused != null) {
+            String message = "Cannot start a savepoint of job " + jobId + ": " + refused + "; no task was stopped"
+                    + " and nothing was written, the job goes on RUNNING";
+            LOG.error(message);
+            resumeRunning(request, refused);
+            return failedFutures(coordinators, message);
         }
         if (inProgress != null) {
             // Joined outside this object's lock: a coordinator's startSavepoint may wait for the pending
@@ -324,7 +362,8 @@ public final class JobSavepoints {
         } catch (RuntimeException e) {
             LOG.error("Cannot start a savepoint of job {} (pipelines {}): {}", jobId, coordinators.keySet(),
                     e.getMessage(), e);
-            lastAbort = "the savepoint could not be opened: " + e.getMessage();
+            lastAbort = "the savepoint could not be opened under " + keepsake.savepointSide().savepointRoot() + ": "
+                    + e.getMessage();
             return null;
         }
         session = opened;
@@ -334,11 +373,26 @@ public final class JobSavepoints {
         return opened;
     }
 
+    /**
+     * Why a coordinator would refuse a savepoint started now (as its {@code startSavepoint} checks
+     * first), naming the pipeline; null when every one would start. The caller holds this object's lock.
+     */
+    private String refusal(Map<Integer, CheckpointCoordinator> coordinators) {
+        for (Map.Entry<Integer, CheckpointCoordinator> e : new TreeMap<>(coordinators).entrySet()) {
+            String reason = e.getValue().savepointRefusal();
+            if (reason != null) {
+                return "pipeline " + e.getKey() + " cannot take a savepoint now (the engine's checkpoint coordinator: "
+                        + reason + ")";
+            }
+        }
+        return null;
+    }
+
     @SuppressWarnings("unchecked")
-    private PassiveCompletableFuture<CompletedCheckpoint>[] failedFutures(Map<Integer, CheckpointCoordinator> coordinators) {
+    private PassiveCompletableFuture<CompletedCheckpoint>[] failedFutures(Map<Integer, CheckpointCoordinator> coordinators,
+                                                                          String message) {
         CompletableFuture<CompletedCheckpoint> failed = new CompletableFuture<>();
-        failed.completeExceptionally(new IllegalStateException("Cannot start a savepoint of job " + jobId + ": "
-                + lastAbort));
+        failed.completeExceptionally(new IllegalStateException(message));
         return coordinators.keySet().stream().map(pid -> new PassiveCompletableFuture<>(failed))
                 .toArray(PassiveCompletableFuture[]::new);
     }
@@ -353,7 +407,8 @@ public final class JobSavepoints {
             int pid = entries.get(i).getKey();
             futures[i].whenComplete((checkpoint, error) -> {
                 if (error != null) {
-                    abort(target, "the savepoint of pipeline " + pid + " failed in the engine: " + message(error));
+                    abortAndResume(target, "the savepoint of pipeline " + pid + " failed in the engine: "
+                            + message(error));
                 }
             });
         }
@@ -395,7 +450,7 @@ public final class JobSavepoints {
                 file.close();
             }
             String reason = "pipeline " + pid + " (checkpoint " + checkpointId + ") could not be saved: " + e.getMessage();
-            abort(target, reason);
+            abortAndResume(target, reason);
             refuse(pid, checkpointId, target.savepointId(), reason);
             String message = "Cannot save pipeline " + pid + " (checkpoint " + checkpointId + ") into savepoint "
                     + target.savepointId() + " of job " + jobId + " under " + keepsake.savepointSide().savepointRoot()
@@ -455,11 +510,12 @@ public final class JobSavepoints {
                 }
                 staged.clear();
                 session = null;
+                committed = true;
                 LOG.info("Committed savepoint {} of job {} with pipelines {} (checkpoints {}) at {}",
                         handle.savepointId(), jobId, pipelines, reportedIds, handle.location());
             } catch (RuntimeException e) {
                 String reason = "pipeline " + pipelineId + " reached its savepoint but the savepoint failed: " + e.getMessage();
-                abort(target, reason);
+                abortAndResume(target, reason);
                 reportedIds.forEach((pid, id) -> refuse(pid, id, target.savepointId(), reason));
                 String message = "Cannot commit savepoint " + target.savepointId() + " of job " + jobId + " (pipelines "
                         + pipelines + ") under " + keepsake.savepointSide().savepointRoot() + ": " + e.getMessage()
@@ -485,7 +541,8 @@ public final class JobSavepoints {
         }
     }
 
-    private void abort(SavepointSaveSession target, String reason) {
+    /** Aborts {@code target}; true when it was the job's open session (now closed). */
+    private boolean abort(SavepointSaveSession target, String reason) {
         synchronized (this) {
             target.abort(reason);
             if (session == target) {
@@ -493,7 +550,74 @@ public final class JobSavepoints {
                 staged.clear();
                 session = null;
                 lastAbort = "savepoint " + target.savepointId() + ": " + reason;
+                return true;
             }
+            return false;
+        }
+    }
+
+    /**
+     * Aborts a savepoint that started and puts the job back to {@code RUNNING}; the engine's failover
+     * then handles the pipelines whose savepoint failed. The status changes later, on another thread.
+     */
+    private void abortAndResume(SavepointSaveSession target, String reason) {
+        long request;
+        synchronized (this) {
+            if (!abort(target, reason)) {
+                return;
+            }
+            request = requests;
+        }
+        resumeRunning(request, "savepoint " + target.savepointId() + " was aborted: " + reason);
+    }
+
+    /**
+     * Sets the job from {@code DOING_SAVEPOINT} back to {@code RUNNING}, on the job master's executor
+     * (the caller may be a coordinator thread in the middle of a store), unless a newer request came
+     * since {@code request}, a session is open again, or a savepoint of the job was committed (a request
+     * refused because the pipelines are already ending with that savepoint). The check and the change hold the physical
+     * plan's monitor, which its own state changes hold: a job that turned FAILING, CANCELING or ended
+     * meanwhile is left as it is. A request that set {@code DOING_SAVEPOINT} but has not reached
+     * {@link #triggerSavePoints} yet is not seen: its savepoint then runs with the job RUNNING, and the
+     * job ends FINISHED instead of SAVEPOINT_DONE (its savepoint kept, its checkpoints not deleted).
+     */
+    private void resumeRunning(long request, String reason) {
+        if (jobMaster == null) {
+            return;
+        }
+        Runnable reset = () -> {
+            PhysicalPlan plan = jobMaster.getPhysicalPlan();
+            if (plan == null) {
+                return;
+            }
+            JobStatus before;
+            synchronized (plan) {
+                synchronized (this) {
+                    if (requests != request || session != null || committed) {
+                        LOG.info("Job {}: {}; its status is left as it is", jobId, committed
+                                ? "a savepoint of the job was committed" : "a newer savepoint request is in progress");
+                        return;
+                    }
+                }
+                before = plan.getJobStatus();
+                if (before != JobStatus.DOING_SAVEPOINT) {
+                    return;
+                }
+                plan.updateJobState(JobStatus.RUNNING);
+            }
+            LOG.warn("Job {} is back from {} to {}: its savepoint was refused or aborted ({})", jobId, before,
+                    plan.getJobStatus(), reason);
+        };
+        Executor executor = jobMaster.getExecutorService();
+        try {
+            if (executor == null) {
+                CompletableFuture.runAsync(reset);
+            } else {
+                executor.execute(reset);
+            }
+        } catch (RejectedExecutionException e) {
+            LOG.warn("Job {}: its status stays as it is after the savepoint ({}): the job master is stopping", jobId,
+                    reason);
         }
     }
 
