@@ -64,19 +64,26 @@ class OverlayFailoverTest {
     /** Checkpoints of one pipeline after the take-over without one of the other: the other is stalled. */
     private static final int STALL_AFTER = 20;
 
-    /** In the default build: the kill between the two pipelines' reports (one cluster, about 50 s). */
+    /** In the default build: the kill between the two pipelines' reports (one cluster, 25-50 s). */
     @Test
     void masterKilledBetweenThePipelinesReports(@TempDir Path dir) throws Exception {
         failover(dir, "hang-payload-2", 1);
     }
 
+    /** In the default build: the kill while the bundle is published, {@code _metadata.ser} being created (25-35 s). */
+    @Test
+    void masterKilledWhilePublishingTheBundle(@TempDir Path dir) throws Exception {
+        failover(dir, "hang-commit-2", 1);
+    }
+
     /**
-     * Profile {@code overlay-long}: the kill while the bundle is published ({@code _metadata.ser} being
-     * created, then the staging folder's rename), and the kill between the reports once more; a fresh
-     * cluster each time. (A kill while publishing in one JVM is {@link OverlayKillTest}'s, in the default build.)
+     * Profile {@code overlay-long}: each kill point again on a fresh cluster, the kill at the staging
+     * folder's rename onto the savepoint's name ({@code _metadata.ser} written and synced), and the kill
+     * at {@code _metadata.ser} once the master received the end of a task group of the pipeline whose
+     * commit hangs.
      */
     @ParameterizedTest(name = "{0} run {1}")
-    @CsvSource({"hang-commit-2,1", "hang-commit-2,2", "hang-rename-2,1", "hang-rename-2,2", "hang-payload-2,2",
+    @CsvSource({"hang-payload-2,2", "hang-commit-2,2", "hang-rename-2,1", "hang-rename-2,2",
             "hang-commit-2+tasks-ended,1"})
     @EnabledIfSystemProperty(named = "keepsake.overlay.long", matches = "true")
     void masterKilledAtEachStepOfTheJobSavepoint(String fault, int run, @TempDir Path dir) throws Exception {
