@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reports, for pipeline 1's "reached savepoint" line) and SIGKILLs the master there:
  * <ul>
  *   <li>{@code hang-payload-2}: pipeline 1 reported into the job's session and reached its savepoint,
- *   pipeline 2's payload is being created: between the two pipelines' reports;</li>
+ *   the first write of pipeline 2's payload hangs: between the two pipelines' reports;</li>
  *   <li>{@code hang-commit-2}: both payloads staged, {@code _metadata.ser} being created: the bundle
  *   is being published;</li>
  *   <li>{@code hang-rename-2} (profile {@code overlay-long}): every file staged and synced, the staging
@@ -51,7 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A thread in the test JVM scans the job's savepoint folder throughout ({@link BundleWatch}): every
  * folder it ever sees must be a complete savepoint of both pipelines that verifies. After the kill
  * nothing is listed; the survivor becomes master, takes the job over and both pipelines checkpoint
- * again (the job's status over the take-over is recorded, not asserted); the survivor's {@code -s}
+ * again (the job's status over the take-over is recorded, not asserted; a pipeline the engine leaves
+ * without tasks is recorded instead, see {@link #stalledAfterTheTakeOver}); the survivor's {@code -s}
  * keeps exactly one bundle, of both pipelines, that verifies; a gc with the members' lease
  * ({@value #LEASE_MILLIS} ms) then leaves nothing under {@code .staging}, no folder that is not a
  * complete savepoint, and no hidden checkpoint file in the job's checkpoint folder.
