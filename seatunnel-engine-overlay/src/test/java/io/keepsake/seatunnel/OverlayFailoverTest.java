@@ -229,18 +229,20 @@ class OverlayFailoverTest {
     }
 
     /**
-     * The engine left a pipeline without tasks after the take-over: seen once in ten runs at
-     * {@code hang-commit-2}, where the survivor's task group of the pipeline whose commit hung reported
-     * its end (FINISHED, after the savepoint barrier) to the new master after the take-over had
-     * restored that pipeline's coordinator, which then never checkpointed again while the other
-     * pipeline did (the job showed {@code DOING_SAVEPOINT}). That is the engine's take-over, not the
-     * storage's: what a new {@code -s} and a cancel then do is recorded, and the storage's invariants
-     * are still asserted (nothing but whole bundles of both pipelines was ever listed; the gc after).
+     * The engine did not restart a pipeline after the take-over: seen in 2 of 11 runs at
+     * {@code hang-commit-2}, for the pipeline whose commit hung (its coordinator had not turned SUSPEND,
+     * its task groups ended FINISHED with the savepoint barrier, and the job's detail then showed that
+     * pipeline FINISHED and the job DOING_SAVEPOINT) while the other pipeline checkpointed on. That is
+     * the engine's take-over: what a new {@code -s} and a cancel then do is recorded (the one such run
+     * with this code: {@code -s} refused with "Task not all ready, savepoint error", the job FAILED),
+     * and the storage is still checked: nothing but whole bundles of both pipelines was ever listed,
+     * and the gc after leaves nothing.
      */
     private static void stalledAfterTheTakeOver(String label, EmbeddedEngine client, SharedBackend ns, long jobId,
                                                 Set<Integer> stalled, Map<Integer, Long> atKill, BundleWatch watch)
             throws Exception {
         Figures.record(label + ": pipelines that checkpointed no more after the take-over", stalled);
+        // the engine's view of the job's pipelines (the stalled one was FINISHED when this was seen)
         String detail;
         try {
             detail = client.detail(jobId).replaceAll("\\s+", " ");
