@@ -72,6 +72,8 @@ public final class FaultyKeepsakeFactory implements CheckpointStorageFactory {
     static final class Faulty extends ForwardingFileSystem {
         private final String fault;
         private final java.nio.file.Path once;
+        /** Set once another call, in this JVM or another, claimed the one hang. */
+        private volatile boolean claimedElsewhere;
 
         Faulty(StorageFileSystem delegate, String fault, java.nio.file.Path once) {
             super(delegate);
@@ -150,9 +152,13 @@ public final class FaultyKeepsakeFactory implements CheckpointStorageFactory {
         /** Prints {@code HANG <path>} and never returns, unless another call already claimed the one hang. */
         private void hang(String path) throws IOException {
             if (once != null) {
+                if (claimedElsewhere) {
+                    return;
+                }
                 try {
                     java.nio.file.Files.createFile(once);
                 } catch (java.nio.file.FileAlreadyExistsException claimed) {
+                    claimedElsewhere = true;
                     return;
                 }
             }
