@@ -29,13 +29,11 @@ import java.util.concurrent.locks.LockSupport;
  * storage. It prints {@code CLUSTER size=<n> master=<bool>} whenever the membership it sees changes
  * (the first line once it has started) and never exits on its own: the parent kills it.
  *
- * <p>Arguments: cluster name, own port, all members' ports (comma separated), max-retained, then
- * {@code key=value} entries of the plugin's {@code plugin-config}; {@value #STORAGE_TYPE}, when given,
- * names another checkpoint storage type than {@code keepsake} (a test-only one) and is not passed on.
+ * <p>Arguments: cluster name, own port, all members' ports (comma separated), max-retained, the
+ * checkpoint storage type ({@code keepsake}, or a test-only type), then {@code key=value} entries of
+ * the storage's {@code plugin-config}.
  */
 public final class ClusterMemberMain {
-
-    static final String STORAGE_TYPE = "test.storage-type";
 
     private ClusterMemberMain() {
     }
@@ -45,8 +43,9 @@ public final class ClusterMemberMain {
         int port = Integer.parseInt(args[1]);
         List<String> members = Arrays.stream(args[2].split(",")).map(p -> "127.0.0.1:" + p).toList();
         int maxRetained = Integer.parseInt(args[3]);
+        String storageType = args[4];
         Map<String, String> pluginConfig = new HashMap<>();
-        for (String entry : Arrays.asList(args).subList(4, args.length)) {
+        for (String entry : Arrays.asList(args).subList(5, args.length)) {
             int eq = entry.indexOf('=');
             pluginConfig.put(entry.substring(0, eq), entry.substring(eq + 1));
         }
@@ -56,8 +55,7 @@ public final class ClusterMemberMain {
         EngineConfig engine = config.getEngineConfig();
         EmbeddedEngine.masterAndWorker(engine, ExecutionMode.CLUSTER);
         CheckpointStorageConfig storage = engine.getCheckpointConfig().getStorage();
-        String type = pluginConfig.remove(STORAGE_TYPE);
-        storage.setStorage(type == null ? "keepsake" : type);
+        storage.setStorage(storageType);
         storage.setStoragePluginConfig(pluginConfig);
         storage.setMaxRetainedCheckpoints(maxRetained);
 

@@ -77,10 +77,19 @@ final class EngineCluster implements AutoCloseable {
 
     /** Starts member a, then member b once a is master, then the client once both see two members. */
     static EngineCluster start(Path logDir, Map<String, String> pluginConfig, int maxRetained) throws Exception {
+        return start(logDir, "keepsake", pluginConfig, maxRetained);
+    }
+
+    /**
+     * The same with the members' {@code checkpoint.storage.type} set to {@code storageType} (a
+     * test-only storage registered on the members' class path, for one).
+     */
+    static EngineCluster start(Path logDir, String storageType, Map<String, String> pluginConfig, int maxRetained)
+            throws Exception {
         String name = "keepsake-cluster-" + UUID.randomUUID();
         List<Integer> ports = List.of(freePort(), freePort());
         List<String> args = new ArrayList<>(List.of(name, "", ports.stream().map(String::valueOf)
-                .collect(Collectors.joining(",")), Integer.toString(maxRetained)));
+                .collect(Collectors.joining(",")), Integer.toString(maxRetained), storageType));
         pluginConfig.forEach((k, v) -> args.add(k + "=" + v));
         Files.createDirectories(logDir);
         EngineCluster cluster = new EngineCluster(name, logDir, ports, args);

@@ -41,9 +41,8 @@ class SavepointMasterFailoverTest {
         Path logs = Path.of("target", "cluster", "savepoint-failover-" + System.currentTimeMillis()).toAbsolutePath();
         try (SharedBackend ns = SharedBackend.start("localfile", dir)) {
             Map<String, String> config = new HashMap<>(ns.pluginConfig());
-            config.put(ClusterMemberMain.STORAGE_TYPE, HangingSavepointStorageFactory.IDENTIFIER);
             config.put(HangingSavepointStorageFactory.MARKER, marker.toString());
-            try (EngineCluster cluster = EngineCluster.start(logs, config, 10)) {
+            try (EngineCluster cluster = EngineCluster.start(logs, HangingSavepointStorageFactory.IDENTIFIER, config, 10)) {
                 EmbeddedEngine client = cluster.client();
                 long jobId = client.submit(conf);
                 client.awaitStatus(jobId, "RUNNING", WAIT);
