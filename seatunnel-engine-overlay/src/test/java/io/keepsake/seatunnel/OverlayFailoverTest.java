@@ -179,6 +179,11 @@ class OverlayFailoverTest {
                     stalledAfterTheTakeOver(label, client, ns, jobId, stalled, atKill, watch);
                     stalledCase = true;
                 } else {
+                    // The survivor found the job in DOING_SAVEPOINT, the lost master's savepoint gone with it: it
+                    // says so and puts the job back to RUNNING (the released engine leaves DOING_SAVEPOINT).
+                    client.awaitStatus(jobId, "RUNNING", WAIT);
+                    assertThat(read(survivor.pluginLog())).contains("Job " + jobId + " was taken over by this engine"
+                            + " member while a savepoint of it was in progress on the member that was lost");
                     long s = System.nanoTime();
                     client.savepoint(jobId);
                     Figures.record(label + ": the survivor's -s -> SAVEPOINT_DONE, ms", KeepsakePluginScenariosTest.millisSince(s));

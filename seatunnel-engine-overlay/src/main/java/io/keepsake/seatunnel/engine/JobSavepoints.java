@@ -144,8 +144,30 @@ public final class JobSavepoints {
         long timeoutMillis = Math.max(config.getCheckpointTimeout(), 10_000L) * 3 + 60_000L;
         LOG.info("Job {}: savepoints are job-level Keepsake bundles of pipelines {} (engine overlay){}", jobId,
                 pipelines, chosen == null ? "" : "; a restore starts from savepoint " + chosen);
-        return new JobSavepoints(jobId, jobMaster, storage, keepsake, pipelines, chosen,
+        JobSavepoints savepoints = new JobSavepoints(jobId, jobMaster, storage, keepsake, pipelines, chosen,
                 Duration.ofMillis(timeoutMillis));
+        savepoints.takenOverWhileSaving();
+        return savepoints;
+    }
+
+    /**
+     * A job master creates its checkpoint manager when a job is submitted, restored with {@code -r}, or
+     * taken over by a new master after the old one was lost. Only the last finds the job in
+     * {@code DOING_SAVEPOINT}: a stop-with-savepoint was requested from the master that was lost, and
+     * its session died with it (nothing of it was published but a bundle it had committed already). The
+     * engine would leave the job in that status while its pipelines run on, and end a batch job
+     * {@code SAVEPOINT_DONE}; so the job is put back to {@code RUNNING} and the operator told at ERROR.
+     */
+    private void takenOverWhileSaving() {
+        PhysicalPlan plan = jobMaster == null ? null : jobMaster.getPhysicalPlan();
+        if (plan == null || plan.getJobStatus() != JobStatus.DOING_SAVEPOINT) {
+            return;
+        }
+        LOG.error("Job {} was taken over by this engine member while a savepoint of it was in progress on the member"
+                + " that was lost: that savepoint did not finish here and the job does not stop; `keepsake list {}`"
+                + " shows whether it was kept before the loss; request a new one with `seatunnel.sh -s {}`", jobId,
+                jobId, jobId);
+        resumeRunning(0, "the savepoint requested before the take-over was lost with the member that ran it");
     }
 
     private static String chosenSavepoint(JobMaster jobMaster) {
