@@ -4,6 +4,7 @@ import io.keepsake.storage.internal.ComposedStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A Keepsake storage: the legacy {@link CheckpointStorage} SPI and the {@link SavepointStorage}
@@ -12,6 +13,45 @@ import java.util.List;
  * the file system. Thread-safe.
  */
 public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
+
+    /**
+     * Opens a storage of the backend named {@code backend}, configured by {@code options} (the
+     * engine's string map: {@code namespace}, {@code savepoint.path}, the backend's own keys), with
+     * its checkpoint and savepoint sides in one object and no cast. The backend is the factory
+     * with that id ({@code localfile}, {@code hdfs}, {@code s3}; also an alias such as
+     * {@code local}) found through {@link java.util.ServiceLoader} from the thread's context class
+     * loader, so its jar must be on the class path. The map is not mutated. Close the storage.
+     *
+     * @throws InvalidStorageArgumentException when {@code backend} or {@code options} is null, no
+     *                                         backend on the class path has that name (the message
+     *                                         names it and the backends found), the backend's storage
+     *                                         has no savepoint side, or an option is unknown, missing
+     *                                         or conflicting
+     * @throws StorageRootNotFoundException   with {@code create-roots=false}, when a root that must exist is missing
+     * @throws CheckpointStorageException     when the storage cannot be reached or set up
+     */
+    static KeepsakeStorage open(String backend, Map<String, String> options) throws CheckpointStorageException {
+        io.keepsake.storage.internal.Arguments.requireNonNull("open Keepsake storage", "backend", backend);
+        io.keepsake.storage.internal.Arguments.requireNonNull("open Keepsake storage '" + backend + "'", "options",
+                options);
+        CheckpointStorageFactory factory = CheckpointStorageFactories.find(backend);
+        CheckpointStorage storage = factory.create(options);
+        if (storage instanceof KeepsakeStorage keepsake) {
+            return keepsake;
+        }
+        InvalidStorageArgumentException refused = new InvalidStorageArgumentException("Cannot open Keepsake storage '"
+                + backend + "': its factory " + factory.getClass().getName() + " made a "
+                + (storage == null ? "null storage" : storage.getClass().getName()) + ", which has no savepoint side;"
+                + " use a Keepsake backend (localfile, hdfs, s3)");
+        if (storage != null) {
+            try {
+                storage.close();
+            } catch (RuntimeException e) {
+                refused.addSuppressed(e);
+            }
+        }
+        throw refused;
+    }
 
     /**
      * Opens a storage over {@code fs} with checkpoints in {@code namespace} and savepoints in

@@ -282,7 +282,21 @@ public final class SavepointSaveSession implements AutoCloseable {
         }
     }
 
-    /** Describes a session before it opens. */
+    /**
+     * Describes a session before it opens. Defaults, each changed by its setter: kind
+     * {@link SavepointKind#MANUAL}; the storage's configured savepoint root; a generated id
+     * ({@code sp-<epoch millis>-<8 hex digits>}, {@link SavepointRequest#generateId}); no timeout (the
+     * session stays open until it commits, aborts or is closed); and, for periodic savepoints only,
+     * the storage's {@code savepoint.periodic.max-retained} (0 keeps all). Scope: the settings
+     * belong to this one session. The single flight is per JVM (a static table of the
+     * {@code SavepointSaveSession} class, so per class loader that loaded it): {@link #open()} refuses a second open session of the same
+     * job under the same configured savepoint root, whichever storage instance it comes through and
+     * whatever {@link #targetRoot} it sets. It is not across processes: two processes can each hold
+     * a session of one job, and each publishes its own savepoint (given one id, one commit wins and
+     * the other fails with {@link io.keepsake.storage.SavepointAlreadyExistsException}; nothing
+     * partial becomes visible). Retention runs after a periodic savepoint
+     * commits, over the job's periodic savepoints in the root it was written to, whoever wrote them.
+     */
     public static final class Builder {
         private final SavepointStorage storage;
         private final String jobId;

@@ -12,12 +12,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One reader per savepoint format version, and the window this build reads: version 1
- * ({@link V1SavepointReader}) and version 2 ({@link V2SavepointReader}). Below the window
+ * One reader per savepoint format version, and the window this build reads: versions
+ * {@link #MIN_SUPPORTED_FORMAT_VERSION} to {@link #CURRENT_FORMAT_VERSION}. Below the window
  * (version 0 is the unversioned legacy blob) the error says to run {@code keepsake migrate};
  * above it, that a newer engine wrote the savepoint and which version would read it. Writers
  * write {@link #CURRENT_FORMAT_VERSION} unless configured to write an older version of the window
- * ({@code savepoint.format-version}). Immutable and thread-safe.
+ * ({@code savepoint.format-version}). Applications use {@link #standard()}, the registry
+ * {@link SavepointRestorer} and the operator tool read with; there is no public constructor.
+ * Immutable and thread-safe.
  */
 public final class SavepointReaderRegistry {
 
@@ -36,8 +38,9 @@ public final class SavepointReaderRegistry {
 
     /**
      * A registry of exactly these readers, one per version, whose window runs from the oldest
-     * version among them to the newest: what an older or newer build's registry would be (a build
-     * whose window ends at version 1 is {@code new SavepointReaderRegistry(List.of(new V1SavepointReader()))}).
+     * version among them to the newest. Package-private, not API: this package's tests use it to
+     * stand for an older or newer build's registry (a build whose window ends at version 1);
+     * applications use {@link #standard()}.
      *
      * @throws IllegalArgumentException when there is no reader, two read one version, or a version inside the window has none
      */

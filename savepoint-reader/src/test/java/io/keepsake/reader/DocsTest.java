@@ -22,7 +22,8 @@ class DocsTest {
     private static final Pattern TEST_REFERENCE = Pattern.compile("`(\\w+(?:Test|IT))\\.(\\w+)`");
 
     private static List<Path> docs() throws IOException {
-        List<Path> docs = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("benchmarks/README.md")));
+        List<Path> docs = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("benchmarks/README.md"),
+                ROOT.resolve("quickstart/README.md")));
         try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
             files.filter(f -> f.toString().endsWith(".md")).sorted().forEach(docs::add);
         }
@@ -41,6 +42,15 @@ class DocsTest {
             String text = Files.readString(doc);
             assertThat(text).as(doc.toString()).doesNotContain("../shared").doesNotContain("DESIGN.md")
                     .doesNotContainPattern("mvn[^\\n`]* -o\\b");
+        }
+    }
+
+    @Test
+    void theFrontPagesSpeakToUsersWithoutIssueNumbersOrCommitHashes() throws IOException {
+        for (String page : List.of("README.md", "benchmarks/README.md", "quickstart/README.md")) {
+            String text = Files.readString(ROOT.resolve(page));
+            assertThat(text).as(page).doesNotContainPattern("(?i)\\bissues? \\d")
+                    .doesNotContainPattern("\\b(at|main at|fixed in) [0-9a-f]{7,40}\\b");
         }
     }
 
