@@ -49,7 +49,7 @@ public final class InspectCommand extends StorageCommand {
     boolean decode;
 
     @Option(names = "--chunks", description = "Also list each payload chunk's byte range and SHA-256 (format version 2),"
-            + " the digests a corrupted-chunk message names.")
+            + " the digests a message about a damaged chunk names.")
     boolean chunks;
 
     private SavepointTarget resolved() {
@@ -253,7 +253,7 @@ public final class InspectCommand extends StorageCommand {
         if (chunked) {
             out.println("  PAYLOAD DIGEST is derived from the payload's chunk digests (docs/formats.md), not the file's"
                     + " SHA-256;");
-            out.println("  a corrupted-chunk message names the chunk's own SHA-256"
+            out.println("  the message about a damaged chunk names that chunk's own SHA-256"
                     + (chunks ? ", listed below." : ": add --chunks to list them."));
         } else {
             out.println("  PAYLOAD DIGEST is the SHA-256 of the whole file, as sha256sum prints it.");
