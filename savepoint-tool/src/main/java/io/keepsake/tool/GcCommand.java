@@ -79,7 +79,7 @@ public final class GcCommand extends StorageCommand {
                 if (!unmarkedRoot(e)) {
                     throw e;
                 }
-                return unmarkedDryRun(savepoints.savepointRoot(), doc);
+                return unmarkedDryRun(savepoints, doc);
             }
             List<Map<String, Object>> records = new ArrayList<>();
             for (GcCandidate c : candidates) {
@@ -152,7 +152,12 @@ public final class GcCommand extends StorageCommand {
      * A dry run over a root Keepsake never marked: nothing there is a Keepsake savepoint and a
      * collection would remove nothing (a real one refuses), so the dry run says so and exits 0.
      */
-    private int unmarkedDryRun(String root, Map<String, Object> doc) {
+    private int unmarkedDryRun(SavepointStorage savepoints, Map<String, Object> doc) {
+        String root = savepoints.savepointRoot();
+        long complete = 0;
+        for (String job : savepoints.listJobs()) {
+            complete += savepoints.scanSavepoints(job).stream().filter(e -> e.handle().isPresent()).count();
+        }
         if (json) {
             doc.put("candidates", List.of());
             doc.put("deleted", null);
@@ -161,9 +166,12 @@ public final class GcCommand extends StorageCommand {
             printJson(doc);
             return ExitCodes.OK;
         }
-        out().println("Dry run: nothing would be removed: " + root + " holds no Keepsake savepoints; it is not a"
-                + " Keepsake savepoint root (no " + MARKER + " marker, which Keepsake writes with the first savepoint"
-                + " there), and gc removes nothing under such a folder (gc without --dry-run refuses it and exits 1)");
+        String what = complete == 0 ? " holds no Keepsake savepoints; it is not a Keepsake savepoint root"
+                : " holds " + complete + " savepoint(s) with Keepsake metadata but is not marked as a Keepsake savepoint"
+                + " root (written before the marker existed, or copied there; committing one savepoint there marks it)";
+        out().println("Dry run: nothing would be removed: " + root + what + " (no " + MARKER + " marker, which"
+                + " Keepsake writes with the first savepoint there), and gc removes nothing under such a folder (gc"
+                + " without --dry-run refuses it and exits 1)");
         out().flush();
         return ExitCodes.OK;
     }

@@ -174,5 +174,13 @@ class ToolConsistencyTest {
         assertThat(MAPPER.readTree(json.out()).get("candidates")).isEmpty();
         assertThat(real.exitCode()).as("a real gc still refuses").isEqualTo(ExitCodes.FAILURE);
         assertThat(photos.resolve("cat.jpg")).exists();
+
+        Path old = temp.resolve("old");
+        ToolRun.savepoint(old, 6);
+        Files.delete(old.resolve("savepoint").resolve(".keepsake-root"));
+        ToolRun.Result unmarked = ToolRun.run("gc", "--dry-run", "--older-than", "0s", "--namespace", old.toString());
+        assertThat(unmarked.exitCode()).as(unmarked.err()).isZero();
+        assertThat(unmarked.out()).as("savepoints that are there are not denied").contains("nothing would be removed",
+                "holds 1 savepoint(s) with Keepsake metadata").doesNotContain("holds no Keepsake savepoints");
     }
 }
