@@ -42,11 +42,13 @@ import java.util.TreeMap;
  * given a savepoint directory path, the roots that path implies (and, for a remote path, its
  * {@code fs.defaultFS}, and {@code storage.type} for {@code s3://}, {@code s3a://} and
  * {@code oss://}). The backend is {@code --backend},
- * else the config file's type, else {@code s3} for an {@code s3://} or {@code s3a://} path (whose
- * roots the S3 backend takes as they are), {@code hdfs} for another remote path, else
- * {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}. For
- * {@code localfile} relative paths are resolved against the working directory; for {@code hdfs}
- * a {@code file:} namespace or {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
+ * else the config file's type, else {@code s3} for an {@code s3://} or {@code s3a://} path or
+ * namespace (whose roots the S3 backend takes as they are), {@code hdfs} for another remote path or
+ * namespace, else {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}.
+ * For {@code localfile} relative paths are resolved against the working directory, and a remote
+ * namespace is refused naming the {@code --backend} to give; for {@code hdfs} a remote namespace
+ * gives {@code fs.defaultFS} when nothing else does, and a {@code file:} namespace or
+ * {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
  * are left for the factory to refuse. Commands other than {@code migrate} open the storage with
  * {@code create-roots=false}, over a value from the config file (the engine's); a {@code -D
  * create-roots} asking otherwise is refused rather than overridden.
