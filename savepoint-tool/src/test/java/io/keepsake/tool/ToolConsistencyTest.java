@@ -131,6 +131,16 @@ class ToolConsistencyTest {
     }
 
     @Test
+    void theHdfsBackendTakesItsAddressFromTheNamespaceUri() {
+        // Port 1 on the loopback refuses at once: the storage got as far as contacting the address.
+        ToolRun.Result r = ToolRun.run("list", "--backend", "hdfs", "--namespace", "hdfs://127.0.0.1:1/st/checkpoint",
+                "-D", "seatunnel.hadoop.ipc.client.connect.max.retries=0");
+
+        assertThat(r.exitCode()).as(r.err()).isNotEqualTo(ExitCodes.USAGE).isNotZero();
+        assertThat(r.err()).contains("127.0.0.1:1").doesNotContain("fs.defaultFS");
+    }
+
+    @Test
     void aJobFolderGivenAsASavepointPathSaysWhatToType() throws Exception {
         Path ns = temp.resolve("ns");
         ToolRun.savepoint(ns, 6);
