@@ -42,11 +42,13 @@ import java.util.TreeMap;
  * given a savepoint directory path, the roots that path implies (and, for a remote path, its
  * {@code fs.defaultFS}, and {@code storage.type} for {@code s3://}, {@code s3a://} and
  * {@code oss://}). The backend is {@code --backend},
- * else the config file's type, else {@code s3} for an {@code s3://} or {@code s3a://} path (whose
- * roots the S3 backend takes as they are), {@code hdfs} for another remote path, else
- * {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}. For
- * {@code localfile} relative paths are resolved against the working directory; for {@code hdfs}
- * a {@code file:} namespace or {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
+ * else the config file's type, else {@code s3} for an {@code s3://} or {@code s3a://} path or
+ * namespace (whose roots the S3 backend takes as they are), {@code hdfs} for another remote path or
+ * namespace, else {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}.
+ * For {@code localfile} relative paths are resolved against the working directory, and a remote
+ * namespace is refused naming the {@code --backend} to give; for {@code hdfs} a remote namespace
+ * gives {@code fs.defaultFS} when nothing else does, and a {@code file:} namespace or
+ * {@code fs.defaultFS} selects Hadoop's local file system. Unknown keys
  * are left for the factory to refuse. Commands other than {@code migrate} open the storage with
  * {@code create-roots=false}, over a value from the config file (the engine's); a {@code -D
  * create-roots} asking otherwise is refused rather than overridden.
@@ -139,14 +141,30 @@ public final class BackendOptions {
         if (backend != null) {
             chosen = backend;
         }
-        if (chosen == null && isS3Uri(config.get(StorageOptions.NAMESPACE))) {
-            chosen = S3;
+        java.net.URI remote = remoteUri(config.get(StorageOptions.NAMESPACE));
+        if (chosen == null && remote != null) {
+            // A namespace URI names its backend as a savepoint path does: s3 for s3://, s3a://; hdfs for another.
+            chosen = S3_SCHEMES.contains(remote.getScheme().toLowerCase(Locale.ROOT)) ? S3 : HDFS;
         }
         chosen = canonical(chosen == null ? DEFAULT_BACKEND : chosen);
         String ns = config.get(StorageOptions.NAMESPACE);
         if (ns == null || ns.isBlank()) {
             throw new ToolUsageException("Cannot open storage: no namespace; give --namespace PATH, a savepoint"
                     + " directory path, or set 'namespace' in the --config file");
+        }
+        if (remote != null && DEFAULT_BACKEND.equals(chosen)) {
+            throw new ToolUsageException("Cannot open localfile storage on namespace " + ns + ": the local-file"
+                    + " backend takes local paths only; give --backend " + (S3_SCHEMES.contains(
+                    remote.getScheme().toLowerCase(Locale.ROOT)) ? S3 : HDFS) + " for a " + remote.getScheme()
+                    + ":// namespace");
+        }
+        if (remote != null && HDFS.equals(chosen) && !config.containsKey(FS_DEFAULT) && remote.getAuthority() != null) {
+            // The namespace holds the file system's address: fs.defaultFS need not repeat it.
+            String scheme = remote.getScheme().toLowerCase(Locale.ROOT);
+            config.put(FS_DEFAULT, scheme + "://" + remote.getAuthority());
+            if (OBJECT_STORE_SCHEMES.contains(scheme) && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
+                config.put(StorageOptions.STORAGE_TYPE, scheme);
+            }
         }
         if (DEFAULT_BACKEND.equals(chosen)) {
             resolveLocalPath(config, StorageOptions.NAMESPACE);
@@ -166,13 +184,21 @@ public final class BackendOptions {
         return new Resolved(chosen, Collections.unmodifiableMap(config));
     }
 
-    /** True for {@code s3://}, {@code s3a://} and {@code s3n://} addresses. */
-    private static boolean isS3Uri(String value) {
-        if (value == null) {
-            return false;
+    /**
+     * The namespace as a URI when it names a remote file system ({@code hdfs://nn:8020/x},
+     * {@code s3a://bucket/x}): a scheme other than {@code file}; null for a plain path, a
+     * {@code file:} URI or a value that is no URI.
+     */
+    private static java.net.URI remoteUri(String value) {
+        if (value == null || !value.contains("://")) {
+            return null;
         }
-        int colon = value.indexOf("://");
-        return colon > 0 && S3_SCHEMES.contains(value.substring(0, colon).trim().toLowerCase(Locale.ROOT));
+        try {
+            java.net.URI uri = new java.net.URI(value.trim());
+            return uri.getScheme() == null || "file".equalsIgnoreCase(uri.getScheme()) ? null : uri;
+        } catch (java.net.URISyntaxException e) {
+            return null;
+        }
     }
 
     /** The factory id a backend name stands for, by the library's alias table ({@code local} is {@code localfile}). */

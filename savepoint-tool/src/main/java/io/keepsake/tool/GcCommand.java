@@ -3,6 +3,7 @@ package io.keepsake.tool;
 import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.tool.internal.Durations;
 import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.TextTable;
@@ -24,11 +25,17 @@ import java.util.Map;
  * {@code --dry-run} it lists what would go and deletes nothing. The age is printed as it was typed.
  * Entries it left on purpose (a race it resolved safely, or entries Keepsake did not write) are
  * listed as kept and exit 0; it exits 1 only when something it meant to remove could not be
- * removed, 3 when a root is missing.
+ * removed (or the savepoint root holds entries but was never marked as Keepsake's, which it
+ * refuses), 3 when a root is missing. A dry run over such an unmarked root says that it holds no
+ * Keepsake savepoints and nothing would be removed, and exits 0.
  */
 @Command(name = "gc", mixinStandardHelpOptions = true,
         description = "Remove abandoned staging attempts and incomplete savepoint directories.")
 public final class GcCommand extends StorageCommand {
+
+    /** What the storage's refusal of an unmarked savepoint root says, and the marker's name. */
+    private static final String UNMARKED = "not marked as a Keepsake savepoint root";
+    private static final String MARKER = ".keepsake-root";
 
     @Option(names = "--older-than", paramLabel = "DURATION", defaultValue = "1h",
             description = "Only what was last modified longer ago than this: 0, 30m, 2h, 7d, or ISO-8601 (PT1H, P7D)"
@@ -65,7 +72,15 @@ public final class GcCommand extends StorageCommand {
         doc.put("olderThanMillis", age.toMillis());
         doc.put("dryRun", dryRun);
         if (dryRun) {
-            List<GcCandidate> candidates = savepoints.planGarbage(age);
+            List<GcCandidate> candidates;
+            try {
+                candidates = savepoints.planGarbage(age);
+            } catch (SavepointStorageException e) {
+                if (!unmarkedRoot(e)) {
+                    throw e;
+                }
+                return unmarkedDryRun(savepoints, doc);
+            }
             List<Map<String, Object>> records = new ArrayList<>();
             for (GcCandidate c : candidates) {
                 Map<String, Object> r = new LinkedHashMap<>();
@@ -124,6 +139,41 @@ public final class GcCommand extends StorageCommand {
         }
         out.flush();
         return code;
+    }
+
+    /** True for the storage's refusal of a savepoint root that holds entries but no {@code .keepsake-root} marker. */
+    private static boolean unmarkedRoot(SavepointStorageException e) {
+        String message = String.valueOf(e.getMessage());
+        return e.getClass() == SavepointStorageException.class && message.contains(UNMARKED)
+                && message.contains(MARKER);
+    }
+
+    /**
+     * A dry run over a root Keepsake never marked: nothing there is a Keepsake savepoint and a
+     * collection would remove nothing (a real one refuses), so the dry run says so and exits 0.
+     */
+    private int unmarkedDryRun(SavepointStorage savepoints, Map<String, Object> doc) {
+        String root = savepoints.savepointRoot();
+        long complete = 0;
+        for (String job : savepoints.listJobs()) {
+            complete += savepoints.scanSavepoints(job).stream().filter(e -> e.handle().isPresent()).count();
+        }
+        if (json) {
+            doc.put("candidates", List.of());
+            doc.put("deleted", null);
+            doc.put("kept", null);
+            doc.put("failed", null);
+            printJson(doc);
+            return ExitCodes.OK;
+        }
+        String what = complete == 0 ? " holds no Keepsake savepoints; it is not a Keepsake savepoint root"
+                : " holds " + complete + " savepoint(s) with Keepsake metadata but is not marked as a Keepsake savepoint"
+                + " root (written before the marker existed, or copied there; committing one savepoint there marks it)";
+        out().println("Dry run: nothing would be removed: " + root + what + " (no " + MARKER + " marker, which"
+                + " Keepsake writes with the first savepoint there), and gc removes nothing under such a folder (gc"
+                + " without --dry-run refuses it and exits 1)");
+        out().flush();
+        return ExitCodes.OK;
     }
 
     private static String entries(int n) {

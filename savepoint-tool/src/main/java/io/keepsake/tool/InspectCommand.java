@@ -3,6 +3,7 @@ package io.keepsake.tool;
 import io.keepsake.engine.ActionState;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
@@ -46,6 +47,10 @@ public final class InspectCommand extends StorageCommand {
 
     @Option(names = "--decode", description = "Read, verify and decode every payload and summarise its checkpoint.")
     boolean decode;
+
+    @Option(names = "--chunks", description = "Also list each payload chunk's byte range and SHA-256 (format version 2),"
+            + " the digests a message about a damaged chunk names.")
+    boolean chunks;
 
     private SavepointTarget resolved() {
         SavepointTarget t = SavepointTarget.of("inspect", target);
@@ -140,9 +145,12 @@ public final class InspectCommand extends StorageCommand {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("pipeline", e.pipelineId());
                 m.put("checkpoint", e.checkpointId());
-                m.put("file", e.file());
+                m.put("payloadFile", e.file());
+                m.put("file", e.file()); // the version 2 name of payloadFile, kept until version 3
                 m.put("bytes", e.length());
                 m.put("sha256", e.sha256());
+                m.put("chunkSize", e.chunks() == null ? null : e.chunks().chunkSize());
+                m.put("chunks", chunks && e.chunks() != null ? chunkRecords(e) : null);
                 manifest.add(m);
             }
         }
@@ -178,6 +186,21 @@ public final class InspectCommand extends StorageCommand {
         }
         doc.put("checkpoints", checkpoints);
         return doc;
+    }
+
+    /** Each chunk of a format version 2 payload: index, byte offset, length and SHA-256. */
+    private static List<Map<String, Object>> chunkRecords(ManifestEntry e) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        ChunkDigests c = e.chunks();
+        for (int i = 0; i < c.count(); i++) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("index", i);
+            r.put("offset", c.offset(i));
+            r.put("bytes", c.length(i, e.length()));
+            r.put("sha256", c.sha256Hex(i));
+            list.add(r);
+        }
+        return list;
     }
 
     private void printText(PrintWriter out, SavepointTarget t, String location, SavepointHandle handle,
@@ -220,11 +243,37 @@ public final class InspectCommand extends StorageCommand {
 
         out.println();
         out.println("Manifest");
-        TextTable manifest = new TextTable("PIPELINE", "CHECKPOINT", "FILE", "LENGTH", "SHA256");
+        TextTable manifest = new TextTable("PIPELINE", "CHECKPOINT", "FILE", "LENGTH", "PAYLOAD DIGEST");
+        boolean chunked = false;
         for (ManifestEntry e : meta.manifest()) {
             manifest.row(e.pipelineId(), e.checkpointId(), e.file(), e.length(), e.sha256());
+            chunked |= e.chunks() != null;
         }
         manifest.print(out, "  ");
+        if (chunked) {
+            out.println("  PAYLOAD DIGEST is derived from the payload's chunk digests (docs/formats.md), not the file's"
+                    + " SHA-256;");
+            out.println("  the message about a damaged chunk names that chunk's own SHA-256"
+                    + (chunks ? ", listed below." : ": add --chunks to list them."));
+        } else {
+            out.println("  PAYLOAD DIGEST is the SHA-256 of the whole file, as sha256sum prints it.");
+        }
+        if (chunks && chunked) {
+            out.println();
+            out.println("Chunks");
+            TextTable table = new TextTable("FILE", "CHUNK", "BYTES", "SHA256");
+            for (ManifestEntry e : meta.manifest()) {
+                if (e.chunks() == null) {
+                    continue;
+                }
+                for (Map<String, Object> c : chunkRecords(e)) {
+                    long from = (Long) c.get("offset");
+                    int length = (Integer) c.get("bytes");
+                    table.row(e.file(), c.get("index"), from + " to " + (from + length - 1), c.get("sha256"));
+                }
+            }
+            table.print(out, "  ");
+        }
 
         if (decode && decoded == null) {
             out.println();

@@ -4,7 +4,7 @@ import io.keepsake.tool.internal.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +20,14 @@ final class JsonOutput {
 
     /** Runs a parsed command line: help or version as a JSON document when {@code --json} was given, else as picocli does. */
     static int execute(ParseResult parseResult) {
+        if (parseResult.subcommand() != null && parseResult.hasMatchedOption("--json")) {
+            return jsonBeforeCommand(parseResult);
+        }
+        ParseResult last = last(parseResult);
+        if (last.commandSpec().userObject() instanceof CommandLine.HelpCommand
+                && requested(last.originalArgs().toArray(new String[0]))) {
+            return helpAsJson(last);
+        }
         if (json(parseResult)) {
             for (ParseResult r = parseResult; r != null; r = r.subcommand()) {
                 CommandLine cmd = r.commandSpec().commandLine();
@@ -43,11 +51,65 @@ final class JsonOutput {
      * {@code keepsake --json} counts only when no command follows it.
      */
     static boolean json(ParseResult parseResult) {
+        return last(parseResult).hasMatchedOption("--json");
+    }
+
+    private static ParseResult last(ParseResult parseResult) {
         ParseResult last = parseResult;
         while (last.subcommand() != null) {
             last = last.subcommand();
         }
-        return last.hasMatchedOption("--json");
+        return last;
+    }
+
+    /**
+     * {@code keepsake --json COMMAND ...}: refused (exit 2, with an error document, since JSON was
+     * asked for), because the top-level {@code --json} only shapes {@code --help} and
+     * {@code --version}; the message says where {@code --json} goes.
+     */
+    private static int jsonBeforeCommand(ParseResult parseResult) {
+        CommandLine top = parseResult.commandSpec().commandLine();
+        String command = parseResult.subcommand().commandSpec().name();
+        String message = "Cannot use --json before the command: each command takes its own --json; put it after the"
+                + " command name (keepsake " + command + " --json ...)";
+        top.getErr().println(top.getCommandSpec().qualifiedName() + ": usage error: " + message);
+        top.getErr().flush();
+        printError(top, ExitCodes.USAGE, "usage error", ToolUsageException.class.getSimpleName(), message, null);
+        return ExitCodes.USAGE;
+    }
+
+    /**
+     * {@code keepsake help [COMMAND] --json}: the same help document as {@code COMMAND --help --json};
+     * an unknown COMMAND is a usage error document (exit 2).
+     */
+    private static int helpAsJson(ParseResult help) {
+        CommandLine parent = help.commandSpec().parent().commandLine();
+        List<String> args = help.originalArgs();
+        int at = args.indexOf(help.commandSpec().name());
+        String named = null;
+        for (int i = at + 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if ("--".equals(a)) {
+                break;
+            }
+            if (!a.startsWith("-")) {
+                named = a;
+                break;
+            }
+        }
+        CommandLine target = named == null ? parent : parent.getSubcommands().get(named);
+        if (target == null) {
+            String message = "Cannot show help for '" + named + "': there is no such command ("
+                    + String.join(", ", parent.getSubcommands().keySet()) + ")";
+            parent.getErr().println(parent.getCommandSpec().qualifiedName() + " help: usage error: " + message);
+            parent.getErr().flush();
+            printError(help.commandSpec().commandLine(), ExitCodes.USAGE, "usage error",
+                    ToolUsageException.class.getSimpleName(), message, null);
+            return ExitCodes.USAGE;
+        }
+        Map<String, Object> doc = Json.document(target.getCommandSpec().name());
+        doc.put("usage", target.getUsageMessage(CommandLine.Help.Ansi.OFF));
+        return print(help.commandSpec().commandLine(), doc, ExitCodes.OK);
     }
 
     /** True when the raw arguments ask for JSON (before {@code --}), for errors found before parsing succeeded. */

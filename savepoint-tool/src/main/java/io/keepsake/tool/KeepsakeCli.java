@@ -33,7 +33,7 @@ public final class KeepsakeCli implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--json", description = "With --help or --version, print them as one JSON document; each command"
-            + " takes its own --json for its output.")
+            + " takes its own --json after its name (keepsake list --json), and --json before a command is refused.")
     boolean json;
 
     /** Without a subcommand: prints the usage to stderr (with --json, an error document) and exits with {@link ExitCodes#USAGE}. */

@@ -6,6 +6,7 @@ import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.tool.internal.Formats;
@@ -38,8 +39,10 @@ import java.util.TreeSet;
  * holds an entry Keepsake does not write (garbage collection keeps it). Exits 4 when a listed
  * savepoint is corrupted, else 5 when one is incompatible, else 6 when (with {@code --verify}) the
  * tool's JVM ran out of heap or stack reading one (each with its one-line reason on stderr, as
- * {@code verify} prints it), else 3 when a job asked for has neither savepoints nor checkpoints,
- * else 0.
+ * {@code verify} prints it), else 0. A job asked for that has neither savepoints nor checkpoints
+ * is an error: the others are still listed in text, then one "not found" line goes to stderr and
+ * the run exits 3, whatever the listed savepoints' status; with {@code --json} only the error
+ * document is printed, as {@code inspect} and {@code verify} print theirs.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "List savepoints of all jobs, or of the given jobs, newest first, and the jobs with checkpoints"
@@ -127,7 +130,8 @@ public final class ListCommand extends StorageCommand {
                     Map<String, Object> l = new LinkedHashMap<>();
                     l.put("pipeline", f.pipelineId());
                     l.put("checkpoint", f.checkpointId());
-                    l.put("file", f.path());
+                    l.put("checkpointFile", f.path());
+                    l.put("file", f.path()); // the version 2 name of checkpointFile, kept until version 3
                     l.put("bytes", f.length());
                     latest.add(l);
                 }
@@ -150,13 +154,17 @@ public final class ListCommand extends StorageCommand {
                 codes.add(ExitCodes.NOT_FOUND);
             }
         }
-        for (String job : missing) {
-            err().println("keepsake list: not found: job " + job + " has no savepoint under " + savepoints.savepointRoot()
-                    + (keepsake.isPresent() ? " and no checkpoint under " + keepsake.get().namespace() : ""));
-        }
         err().flush();
+        SavepointNotFoundException notFound = missing.isEmpty() ? null : new SavepointNotFoundException("Cannot list "
+                + (missing.size() == 1 ? "job " + missing.get(0) + ": it has" : "jobs " + String.join(", ", missing)
+                + ": they have") + " no savepoint under " + savepoints.savepointRoot()
+                + (keepsake.isPresent() ? " and no checkpoint under " + keepsake.get().namespace() : ""));
 
         PrintWriter out = out();
+        if (json && notFound != null) {
+            // A job asked for that is not there is an error document, as for inspect and verify.
+            throw notFound;
+        }
         if (json) {
             Map<String, Object> doc = document();
             doc.put("savepointRoot", savepoints.savepointRoot());
@@ -188,6 +196,9 @@ public final class ListCommand extends StorageCommand {
                 checkpointTable.print(out, "");
             }
             out.flush();
+        }
+        if (notFound != null) {
+            throw notFound;
         }
         return ExitCodes.worst(codes);
     }

@@ -38,10 +38,29 @@ record SavepointTarget(String jobId, String savepointId, SavepointPath path) {
             SavepointPath path = SavepointPath.parse(first);
             if (path.fileInSavepoint()) {
                 path = path.folder();
+            } else if (path.jobFolder()) {
+                throw jobFolder(command, first, path);
             }
             return new SavepointTarget(path.jobId(), path.savepointId(), path);
         }
         return new SavepointTarget(first, arguments.size() == 2 ? arguments.get(1) : null, null);
+    }
+
+    /**
+     * The refusal of a job's folder given where a savepoint's is expected, saying what to type: the
+     * job with the roots as flags ({@code --namespace} alone for the default root {@code <namespace>/savepoint}).
+     */
+    private static ToolUsageException jobFolder(String command, String argument, SavepointPath path) {
+        String root = path.savepointRoot() + "/" + path.jobId();
+        String job = path.savepointId();
+        String roots = SavepointPath.DEFAULT_ROOT_NAME.equals(path.jobId()) ? "--namespace " + path.savepointRoot()
+                : "--namespace NAMESPACE --savepoint-path " + root;
+        String instead = "verify".equals(command) ? "to " + command + " every savepoint of the job, type: keepsake "
+                + command + " " + roots + " " + job
+                : "to see its savepoints, type: keepsake list " + roots + " " + job + "; then keepsake " + command
+                + " " + root + "/" + job + "/<savepoint>";
+        return new ToolUsageException("Cannot " + command + " " + argument + ": it is the folder of job " + job
+                + " under the savepoint root " + root + ", not a savepoint's folder (one level deeper); " + instead);
     }
 
     /**

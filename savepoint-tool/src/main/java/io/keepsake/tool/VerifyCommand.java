@@ -34,6 +34,8 @@ import java.util.Map;
  * ETA) goes to stderr when it is a terminal. Exits 4 when any savepoint is corrupted, else 5 when
  * any is incompatible, else 6 when the tool's JVM ran out of heap or stack reading one, else 3 when
  * the one asked for, or every savepoint of the job asked for, is missing, else 1 for any other failure.
+ * A job or savepoint asked for that is not there is an error, not a result: one "not found" line on
+ * stderr and, with {@code --json}, the error document, as {@code inspect} and {@code list} print it.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Read and check every byte of all savepoints, of one job's, or of one savepoint (by ids or by"
@@ -106,6 +108,10 @@ public final class VerifyCommand extends StorageCommand {
                     rows.add(new Row(s, s.skipped(), null));
                 } else {
                     Outcome o = SavepointVerifier.verify(metered, registry, s.job(), s.savepointId());
+                    if (t.savepointId() != null && o.failure() == SavepointVerifier.Failure.NOT_FOUND) {
+                        // The one savepoint asked for is not there: an error, as inspect and verify JOB report it.
+                        throw new SavepointNotFoundException(o.message());
+                    }
                     rows.add(new Row(s, SavepointStatus.of(o), o));
                 }
             }

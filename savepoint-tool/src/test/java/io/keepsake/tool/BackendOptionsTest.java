@@ -47,6 +47,26 @@ class BackendOptionsTest {
     }
 
     @Test
+    void anHdfsNamespaceSelectsTheHadoopBackendWithItsAddressAndHdfsNeedsNoSeparateAddress() {
+        BackendOptions options = new BackendOptions();
+        options.namespace = "hdfs://nn:8020/st/checkpoint";
+
+        BackendOptions.Resolved chosen = options.resolve(true, null);
+        options.backend = "hdfs";
+        options.namespace = "hdfs://nn/x";
+        BackendOptions.Resolved given = options.resolve(true, null);
+        options.extra.put("fs.defaultFS", "hdfs://other:9000");
+        BackendOptions.Resolved explicit = options.resolve(true, null);
+
+        assertThat(chosen.backend()).isEqualTo("hdfs");
+        assertThat(chosen.configuration()).containsEntry("fs.defaultFS", "hdfs://nn:8020")
+                .containsEntry("namespace", "hdfs://nn:8020/st/checkpoint").doesNotContainKey("storage.type");
+        assertThat(given.configuration()).containsEntry("fs.defaultFS", "hdfs://nn");
+        assertThat(explicit.configuration()).as("an address given is kept").containsEntry("fs.defaultFS",
+                "hdfs://other:9000");
+    }
+
+    @Test
     void anObjectStorePathOnTheHadoopBackendAlsoNamesItsStorageType() {
         BackendOptions options = new BackendOptions();
         options.backend = "hdfs";

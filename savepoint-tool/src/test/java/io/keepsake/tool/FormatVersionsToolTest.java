@@ -160,8 +160,52 @@ class FormatVersionsToolTest {
                     "bytes " + ChunkDigests.CHUNK_SIZE + " to ");
         }
         ToolRun.Result json = ToolRun.run("verify", "--json", "--namespace", ns, "700000000000000902");
+        ToolRun.Result inspect = ToolRun.run("inspect", "--chunks", "--json", "--namespace", ns, "700000000000000902",
+                "sp-golden-v2");
         assertThat(json.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
         assertThat(json.out()).contains("\"status\": \"corrupted\"", "\"file\": \"" + payload + "\"",
                 "\"formatVersion\": 2");
+    }
+
+    @Test
+    void theDigestACorruptionMessageExpectsIsOneInspectPrintsUnderTheSameName() throws Exception {
+        Path payload = goldenV2();
+        SavepointHandle v1 = ToolRun.savepoint(namespace, 6, VERSION_1);
+        Path v1Payload = Path.of(v1.location(), v1.meta().manifest().get(0).file());
+        ListInspectVerifyTest.flipByte(payload, ChunkDigests.CHUNK_SIZE + 99);
+        ListInspectVerifyTest.flipByte(v1Payload, (int) Files.size(v1Payload) / 2);
+        String ns = namespace.toString();
+
+        ToolRun.Result chunk = ToolRun.run("verify", "--namespace", ns, "700000000000000902", "sp-golden-v2");
+        ToolRun.Result whole = ToolRun.run("verify", "--namespace", ns, ToolRun.JOB, v1.savepointId());
+        ToolRun.Result chunksText = ToolRun.run("inspect", "--chunks", "--namespace", ns, "700000000000000902",
+                "sp-golden-v2");
+        ToolRun.Result plainText = ToolRun.run("inspect", "--namespace", ns, "700000000000000902", "sp-golden-v2");
+        tools.jackson.databind.JsonNode doc = tools.jackson.databind.json.JsonMapper.builder().build().readTree(
+                ToolRun.run("inspect", "--chunks", "--json", "--namespace", ns, "700000000000000902", "sp-golden-v2")
+                        .out());
+
+        assertThat(chunk.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
+        assertThat(chunk.err()).contains("chunk 1 of 3", "the SHA-256 the manifest records for chunk 1",
+                "chunk 1's own digests");
+        String expected = chunk.err().replaceAll("(?s).*\\(expected ([0-9a-f]{64}), found.*", "$1");
+        tools.jackson.databind.JsonNode entry = null;
+        for (tools.jackson.databind.JsonNode e : doc.get("manifest")) {
+            if (e.get("payloadFile").asString().equals("pipeline-3.wire")) {
+                entry = e;
+            }
+        }
+        assertThat(entry).isNotNull();
+        assertThat(entry.get("chunks").get(1).get("sha256").asString()).isEqualTo(expected);
+        assertThat(entry.get("chunks").get(1).get("offset").asLong()).isEqualTo(ChunkDigests.CHUNK_SIZE);
+        assertThat(entry.get("sha256").asString()).as("the payload digest is another value").isNotEqualTo(expected);
+        assertThat(chunksText.out()).contains(expected, "PAYLOAD DIGEST is derived from the payload's chunk digests");
+        assertThat(plainText.out()).doesNotContain(expected).contains("add --chunks to list them");
+
+        assertThat(whole.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
+        assertThat(whole.err()).contains("whole-file SHA-256 does not match", "(expected " + v1.meta().manifest().get(0)
+                .sha256() + ", found ");
+        assertThat(ToolRun.run("inspect", "--namespace", ns, ToolRun.JOB, v1.savepointId()).out())
+                .contains(v1.meta().manifest().get(0).sha256(), "PAYLOAD DIGEST is the SHA-256 of the whole file");
     }
 }

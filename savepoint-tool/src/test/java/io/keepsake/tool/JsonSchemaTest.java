@@ -32,12 +32,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every document {@code --json} prints, on success and on error, validates against
- * docs/keepsake-output.schema.json, and the schema is strict enough to reject a document that
- * leaves a field out, adds one, or has the shape an older version printed.
+ * docs/keepsake-output.schema.json with additional properties refused (so every field the tool
+ * prints is in the schema), and the schema rejects a document that leaves a field out or has the
+ * shape an older version printed. The published schema itself accepts fields it does not list,
+ * since fields may be added within a schema version and readers must ignore the ones they do not know.
  */
 class JsonSchemaTest {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    /** The published schema: it allows fields it does not list. */
+    private static Schema published;
+    /** The same schema with additional properties refused everywhere, for the tool's own output. */
     private static Schema schema;
 
     @TempDir
@@ -50,8 +55,34 @@ class JsonSchemaTest {
     @BeforeAll
     static void loadSchema() throws Exception {
         Path file = Path.of("..", "docs", "keepsake-output.schema.json");
+        String text = Files.readString(file);
+        published = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(text);
+        JsonNode strict = MAPPER.readTree(text);
+        refuseAdditionalProperties(strict);
         schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
-                .getSchema(Files.readString(file));
+                .getSchema(MAPPER.writeValueAsString(strict));
+    }
+
+    /** Turns every {@code "additionalProperties": true} in a schema into {@code false}. */
+    private static void refuseAdditionalProperties(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            JsonNode additional = object.get("additionalProperties");
+            if (additional != null && additional.isBoolean() && additional.asBoolean()) {
+                object.put("additionalProperties", false);
+            }
+        }
+        for (JsonNode child : node) {
+            refuseAdditionalProperties(child);
+        }
+    }
+
+    /** What the published schema finds wrong with a document; empty when it is valid. */
+    private static List<String> publishedProblems(JsonNode doc) {
+        List<String> problems = new ArrayList<>();
+        for (Error e : published.validate(doc)) {
+            problems.add(e.toString());
+        }
+        return problems;
     }
 
     /** What the schema finds wrong with a document; empty when it is valid. */
@@ -124,6 +155,8 @@ class JsonSchemaTest {
                 good.savepointId());
         assertThat(inspect.get("checkpoints")).hasSize(2);
         valid(ExitCodes.OK, "inspect", "--json", good.location());
+        JsonNode chunks = valid(ExitCodes.OK, "inspect", "--json", "--chunks", good.location());
+        assertThat(chunks.get("manifest").get(0).get("chunks")).isNotEmpty();
         JsonNode corrupted = valid(ExitCodes.CORRUPTED, "inspect", "--json", "--decode", "--namespace", ns, job,
                 badPayload.savepointId());
         assertThat(corrupted.get("manifest")).hasSize(2);
@@ -187,6 +220,8 @@ class JsonSchemaTest {
         assertThat(unknown.get("error").get("message").asString()).contains("frobnicate");
         valid(ExitCodes.USAGE, "list", "--json", "--no-such-flag");
         valid(ExitCodes.USAGE, "--json");
+        valid(ExitCodes.OK, "help", "list", "--json");
+        valid(ExitCodes.USAGE, "--json", "list", "--namespace", ns);
 
         Files.writeString(Files.createDirectories(temp.resolve("busy")).resolve("precious.txt"), "keep me");
         valid(ExitCodes.USAGE, "demo", "--json", "--work-dir", temp.resolve("busy").toString());
@@ -200,7 +235,7 @@ class JsonSchemaTest {
     }
 
     @Test
-    void theSchemaRejectsAFieldLeftOutAnExtraFieldAndTheOldShapes() throws Exception {
+    void theSchemaRejectsAFieldLeftOutAndTheOldShapesAndReadersAcceptAnAddedField() throws Exception {
         Path namespace = temp.resolve("ns");
         ToolRun.savepoint(namespace, 6);
         ObjectNode list = (ObjectNode) valid(ExitCodes.OK, "list", "--json", "--namespace", namespace.toString());
@@ -222,7 +257,12 @@ class JsonSchemaTest {
         gcOfVersion1.putArray("failed");
 
         assertThat(problems(leftOut)).isNotEmpty();
-        assertThat(problems(extra)).isNotEmpty();
+        assertThat(publishedProblems(leftOut)).isNotEmpty();
+        assertThat(problems(extra)).as("the tool's output lists no field the schema does not").isNotEmpty();
+        assertThat(publishedProblems(extra)).as("a field added within version 2 is accepted").isEmpty();
+        ObjectNode extraInRecord = list.deepCopy();
+        ((ObjectNode) extraInRecord.get("savepoints").get(0)).put("addedLater", "x");
+        assertThat(publishedProblems(extraInRecord)).as("also in a nested record").isEmpty();
         assertThat(problems(wrongType)).isNotEmpty();
         assertThat(problems(noError)).isNotEmpty();
         assertThat(problems(gcOfVersion1)).as("gc's deleted is a list of records, not of paths").isNotEmpty();

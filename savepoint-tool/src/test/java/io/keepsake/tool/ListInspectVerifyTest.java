@@ -41,7 +41,7 @@ class ListInspectVerifyTest {
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(r.out()).startsWith("No savepoints of job(s) 700000000000000999");
-        assertThat(r.err()).contains("not found: job 700000000000000999 has no savepoint");
+        assertThat(r.err()).contains("not found: Cannot list job 700000000000000999: it has no savepoint");
     }
 
     @Test

@@ -333,7 +333,10 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
             long offset = chunks.offset(chunk.index);
             throw new SavepointCorruptedException(path, offset, "Payload chunk " + chunk.index + " of " + count
                     + " (bytes " + offset + " to " + (offset + chunk.length - 1) + ") of " + what
-                    + " does not match its SHA-256 in the manifest", chunks.sha256Hex(chunk.index),
+                    + " does not match the SHA-256 the manifest records for chunk " + chunk.index + "; expected and"
+                    + " found are chunk " + chunk.index + "'s own digests (keepsake inspect --chunks lists each"
+                    + " chunk's), not the payload's sha256, which is derived from all its chunks",
+                    chunks.sha256Hex(chunk.index),
                     Hex.encodeHexString(actual), null);
         }
     }

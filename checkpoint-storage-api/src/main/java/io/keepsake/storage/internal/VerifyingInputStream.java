@@ -178,7 +178,8 @@ public class VerifyingInputStream extends FilterInputStream implements KeptArray
         byte[] sha = hasher == null ? digest.digest() : hasher.finish();
         String actual = Hex.encodeHexString(sha);
         if (!actual.equals(expectedSha256)) {
-            throw new SavepointCorruptedException(file, "Payload SHA-256 does not match the manifest",
+            throw new SavepointCorruptedException(file, "Payload whole-file SHA-256 does not match the manifest's"
+                    + " sha256 (format version 1 records the plain SHA-256 of the file, as sha256sum prints it)",
                     expectedSha256, actual);
         }
         verified = true;

@@ -214,7 +214,12 @@ class ChunkVerifyingInputStreamTest {
                                     assertThat(e.offset()).isEqualTo((long) chunk * CHUNK);
                                     assertThat(e.getMessage()).contains("chunk " + chunk + " of 10")
                                             .contains("byte", String.valueOf(chunk * CHUNK))
-                                            .contains("savepoint sp of job job");
+                                            .contains("savepoint sp of job job")
+                                            .as("the expected value is named as the chunk's digest")
+                                            .contains("the SHA-256 the manifest records for chunk " + chunk,
+                                                    "chunk " + chunk + "'s own digests", "not the payload's sha256",
+                                                    "(expected " + entry.chunks().sha256Hex(chunk) + ", found ")
+                                            .doesNotContain(entry.sha256());
                                     assertThat(e.expected()).isEqualTo(entry.chunks().sha256Hex(chunk));
                                     assertThat(e.actual()).isNotEqualTo(e.expected());
                                 });

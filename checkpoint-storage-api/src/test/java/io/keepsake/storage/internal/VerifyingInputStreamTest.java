@@ -98,7 +98,8 @@ class VerifyingInputStreamTest {
                     }
                     assertThatThrownBy(() -> in.read(out, size - 1, 1))
                             .isInstanceOf(SavepointCorruptedException.class)
-                            .hasMessageContaining("SHA-256 does not match").hasMessageContaining("f.wire");
+                            .hasMessageContaining("SHA-256 does not match").hasMessageContaining("f.wire")
+                            .hasMessageContaining("whole-file SHA-256").hasMessageContaining("(expected " + sha + ", found ");
                 }
             }
         }

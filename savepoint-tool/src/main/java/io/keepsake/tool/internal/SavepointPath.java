@@ -37,6 +37,9 @@ public record SavepointPath(String scheme, String authority, String savepointRoo
     public static final String LAYOUT = "<namespace>/<savepoint root>/<job>/<savepoint>, such as"
             + " /data/keepsake/savepoint/<job>/<savepoint>";
 
+    /** The name of Keepsake's default savepoint root under a namespace. */
+    public static final String DEFAULT_ROOT_NAME = "savepoint";
+
     /** The metadata file every complete savepoint folder holds. */
     private static final String METADATA_FILE = "_metadata.ser";
 
@@ -138,6 +141,33 @@ public record SavepointPath(String scheme, String authority, String savepointRoo
         try {
             return Files.isRegularFile(Path.of(location().substring(prefix.length())));
         } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /**
+     * True when this path is most likely a job's folder ({@code <root>/<job>}) read one level too
+     * high, so that the savepoint root's name was taken for the job: the name taken for the job is
+     * {@code savepoint}, the name of Keepsake's default root ({@code /ns/savepoint/<job>}), or, for a
+     * local path, the folder has no {@code _metadata.ser} while a folder in it has one.
+     */
+    public boolean jobFolder() {
+        if (DEFAULT_ROOT_NAME.equals(jobId)) {
+            return true;
+        }
+        if (!local()) {
+            return false;
+        }
+        String prefix = scheme == null ? "" : scheme + "://" + (authority == null ? "" : authority);
+        try {
+            Path folder = Path.of(location().substring(prefix.length()));
+            if (!Files.isDirectory(folder) || Files.exists(folder.resolve(METADATA_FILE))) {
+                return false;
+            }
+            try (java.util.stream.Stream<Path> children = Files.list(folder)) {
+                return children.anyMatch(c -> Files.isRegularFile(c.resolve(METADATA_FILE)));
+            }
+        } catch (InvalidPathException | java.io.IOException | java.io.UncheckedIOException e) {
             return false;
         }
     }
