@@ -87,8 +87,10 @@ class DocsTest {
     private static final List<String> JDK_PACKAGES = List.of("java.lang.", "java.util.", "java.io.", "java.nio.file.");
 
     @Test
-    void everyTestTheTaskPagesNameExists() throws IOException {
-        for (String page : TASK_PAGES) {
+    void everyTestTheTaskPagesAndTheReliabilityPageNameExists() throws IOException {
+        List<String> pages = new ArrayList<>(TASK_PAGES);
+        pages.add("docs/reliability.md");
+        for (String page : pages) {
             assertTestsExist(testReferences(Files.readString(ROOT.resolve(page))));
         }
     }
