@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +22,21 @@ class DiagramsNameTheLayoutTest {
                 MetadataCodec.FILE_NAME, "{attemptId}" + StorageLayout.LEASE_SUFFIX, "{attemptId}" + AttemptOutcome.SUFFIX,
                 StorageLayout.payloadName(0, "{attemptId}").replace("0", "{pid}"), "@{savepointId}",
                 "{savepointId}.{16 hex}" + SavepointDeletion.RECORD_SUFFIX);
+    }
+
+    @Test
+    void theIndexMarkerIsDrawnAsTheCodeWritesItWithItsCompletionTime() throws IOException {
+        String diagrams = Files.readString(DIAGRAMS);
+        Matcher m = Pattern.compile("imark\\[\"([^<\"]+)<br/>").matcher(diagrams);
+        assertThat(m.find()).as("the marker node of the layout diagram").isTrue();
+        String drawn = m.group(1);
+        assertThat(drawn).isEqualTo("{pid}_{checkpointId},...~{completed}@{savepointId}");
+        String filledIn = drawn.replace("{pid}_{checkpointId},...", "1_42,2_42").replace("{completed}", "1700000000000")
+                .replace("{savepointId}", "sp-1");
+        StorageLayout.Marker parsed = StorageLayout.parseMarker(filledIn).orElseThrow();
+        assertThat(parsed.completed()).hasValue(1_700_000_000_000L);
+        assertThat(parsed.claims()).containsEntry(1, 42L).containsEntry(2, 42L);
+        assertThat(parsed.savepointId()).isEqualTo("sp-1");
     }
 
     @Test
