@@ -171,6 +171,27 @@ class PrepareRestoreCommandTest {
                 .doesNotContain("already");
     }
 
+    /** After one preparation, list says the job's newest state is held by the savepoint, not "migrate would write". */
+    @Test
+    void listDoesNotProposeMigratingThePreparedCopy() throws Exception {
+        Path namespace = temp.resolve("ns");
+        SavepointHandle older = ToolRun.savepoint(namespace, 3);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 10);
+            checkpoint(storage, 2, 11);
+        }
+        ToolRun.Result before = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+        assertThat(before.out()).contains("keepsake migrate " + ToolRun.JOB + " would write");
+
+        assertThat(ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                older.savepointId()).exitCode()).isEqualTo(ExitCodes.OK);
+        ToolRun.Result list = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+
+        assertThat(list.exitCode()).as(list.err()).isEqualTo(ExitCodes.OK);
+        assertThat(list.out()).doesNotContain("would write")
+                .contains("not needed: already in savepoint " + older.savepointId());
+    }
+
     private static int checkpointCount(Path namespace) throws Exception {
         try (CheckpointStorage storage = ToolRun.open(namespace)) {
             return storage.getAllCheckpoints(ToolRun.JOB).size();
