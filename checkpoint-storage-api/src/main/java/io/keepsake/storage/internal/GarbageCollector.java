@@ -132,7 +132,7 @@ public final class GarbageCollector {
         try {
             existed = fs.stat(dir).isPresent();
         } catch (IOException e) {
-            existed = true;
+            existed = false; // not known: neither reported as removed nor as kept
         }
         boolean gone = removeIfEmpty(dir);
         if (existed && gone) {
