@@ -89,6 +89,21 @@ public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
      */
     void addListener(StorageListener listener);
 
+    /**
+     * Deletes one savepoint as {@link #deleteSavepoint} does, and says what went: every path it
+     * removed, and every path it left with the reason.
+     *
+     * @throws SavepointNotFoundException when there is no such folder, or it holds nothing Keepsake wrote
+     */
+    DeletionReport deleteSavepointReporting(String jobId, String savepointId);
+
+    /**
+     * Deletes every savepoint of a job and its staging area as {@link #deleteSavepoints} does, and
+     * says what went: every path it removed, and every path it left with the reason (a folder
+     * holding only entries Keepsake did not write included).
+     */
+    DeletionReport deleteSavepointsReporting(String jobId);
+
     /** The registered listeners as one, for components that act on this storage's behalf (the restorer). */
     StorageListener listener();
 

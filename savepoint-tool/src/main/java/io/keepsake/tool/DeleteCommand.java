@@ -1,5 +1,6 @@
 package io.keepsake.tool;
 
+import io.keepsake.storage.DeletionReport;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
@@ -13,15 +14,15 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code keepsake delete JOB SAVEPOINT}, {@code keepsake delete PATH} or
  * {@code keepsake delete JOB --all}: deletes one savepoint, or every savepoint of a job with its
  * staging area. Nothing is deleted without {@code --yes}: the command refuses with exit code 2
- * before it opens the storage. Deletion goes through {@link SavepointStorage#deleteSavepoint},
- * which removes {@code _metadata.ser} first. What is not there exits 3, or 0 with
- * {@code --ignore-not-found} (so a repeated delete in a script succeeds).
+ * before it opens the storage. Deletion goes through the storage, which removes
+ * {@code _metadata.ser} first; every path it removed, and every path it left with the reason, is
+ * printed. What is not there exits 3, or 0 with {@code --ignore-not-found} (so a repeated delete in
+ * a script succeeds); a path it meant to remove and could not exits 1.
  */
 @Command(name = "delete", mixinStandardHelpOptions = true,
         description = "Delete one savepoint (by ids or by its directory path), or every savepoint of a job with --all;"
@@ -60,7 +61,10 @@ public final class DeleteCommand extends StorageCommand {
         return SavepointTarget.of("delete", target).path();
     }
 
-    /** Deletes what was asked for and prints each deleted savepoint. */
+    /**
+     * Deletes what was asked for and prints every path removed and every path left with the reason,
+     * as the storage reports them; exits 1 when a path it meant to remove could not be removed.
+     */
     @Override
     protected int run(OpenedStorage storage) {
         SavepointTarget t = SavepointTarget.of("delete", target);
@@ -69,44 +73,55 @@ public final class DeleteCommand extends StorageCommand {
         PrintWriter out = out();
         List<Map<String, Object>> deleted = new ArrayList<>();
         List<Map<String, Object>> kept = new ArrayList<>();
+        List<Map<String, Object>> failed = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         try {
+            List<SavepointEntry> entries;
+            DeletionReport report;
             if (all) {
                 if (!savepoints.listJobs().contains(job)) {
                     throw new SavepointNotFoundException("Cannot delete savepoints of job " + job + ": it has no folder"
                             + " under " + savepoints.savepointRoot());
                 }
-                List<SavepointEntry> entries = savepoints.scanSavepoints(job);
-                int n = savepoints.deleteSavepoints(job);
-                java.util.Set<String> left = stillThere(savepoints, job);
-                int others = 0;
-                for (SavepointEntry e : entries) {
-                    if (left.contains(e.savepointId())) {
-                        lines.add("Kept " + e.location() + ": " + keptReason(e));
-                        kept.add(keptRecord(job, e.savepointId(), e.location(), keptReason(e)));
-                        continue;
-                    }
+                entries = savepoints.scanSavepoints(job);
+                report = storage.keepsake().map(k -> k.deleteSavepointsReporting(job))
+                        .orElseGet(() -> otherStorageAll(savepoints, job, entries));
+            } else {
+                entries = savepoints.scanSavepoints(job).stream()
+                        .filter(e -> e.savepointId().equals(t.savepointId())).toList();
+                report = storage.keepsake().map(k -> k.deleteSavepointReporting(job, t.savepointId()))
+                        .orElseGet(() -> otherStorageOne(savepoints, job, t.savepointId(), entries));
+            }
+            int complete = 0;
+            int others = 0;
+            for (SavepointEntry e : entries) {
+                if (report.deleted().stream().anyMatch(p -> within(p, e.location()))) {
                     lines.add("Deleted " + describe(e));
-                    deleted.add(record(job, e.savepointId(), e.location()));
+                    complete += e.handle().isPresent() ? 1 : 0;
                     others += e.handle().isEmpty() ? 1 : 0;
                 }
-                lines.add("Deleted " + n + " savepoint(s) of job " + job + ", " + others
-                        + " other director" + (others == 1 ? "y" : "ies") + " and its staging area"
-                        + (kept.isEmpty() ? "" : "; kept " + kept.size() + " (see above)"));
-            } else {
-                Optional<SavepointEntry> entry = savepoints.scanSavepoints(job).stream()
-                        .filter(e -> e.savepointId().equals(t.savepointId())).findFirst();
-                savepoints.deleteSavepoint(job, t.savepointId());
-                lines.add("Deleted " + entry.map(DeleteCommand::describe)
-                        .orElse("savepoint " + t.savepointId() + " of job " + job));
-                deleted.add(record(job, t.savepointId(), entry.map(SavepointEntry::location).orElse(null)));
-                if (stillThere(savepoints, job).contains(t.savepointId())) {
-                    String location = entry.map(SavepointEntry::location).orElse(t.savepointId());
-                    String why = "the folder stays: it holds entries Keepsake did not write, or an attempt at this id"
-                            + " is writing it";
-                    lines.add("Kept " + location + ": " + why);
-                    kept.add(keptRecord(job, t.savepointId(), location, why));
-                }
+            }
+            for (String path : report.deleted()) {
+                lines.add("  removed " + path);
+                deleted.add(Removal.record(job, savepointOf(path, entries), path, null));
+            }
+            for (String line : report.kept()) {
+                lines.add("  kept " + line);
+                kept.add(named(job, Removal.parse(line), entries));
+            }
+            for (String line : report.failed()) {
+                lines.add("  failed to remove " + line);
+                failed.add(named(job, Removal.parse(line), entries));
+            }
+            if (all) {
+                lines.add("Deleted " + complete + " savepoint(s) of job " + job + ", " + others + " other director"
+                        + (others == 1 ? "y" : "ies") + " and its staging area: removed " + deleted.size() + " path(s)"
+                        + (kept.isEmpty() ? "" : ", kept " + kept.size()) + (failed.isEmpty() ? ""
+                        : ", failed to remove " + failed.size()) + (kept.isEmpty() && failed.isEmpty() ? ""
+                        : " (listed above)"));
+            } else if (lines.stream().noneMatch(l -> l.startsWith("Deleted "))) {
+                lines.add(0, (deleted.isEmpty() ? "Deleted nothing of savepoint " : "Deleted savepoint ")
+                        + t.savepointId() + " of job " + job);
             }
         } catch (SavepointNotFoundException e) {
             if (!ignoreNotFound) {
@@ -119,35 +134,58 @@ public final class DeleteCommand extends StorageCommand {
             doc.put("savepointRoot", savepoints.savepointRoot());
             doc.put("deleted", deleted);
             doc.put("kept", kept);
+            doc.put("failed", failed);
             printJson(doc);
         } else {
             lines.forEach(out::println);
             out.flush();
         }
-        return ExitCodes.OK;
+        return failed.isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
-    /** The ids whose folder is still under the job after a delete, without a complete savepoint in it. */
-    private static java.util.Set<String> stillThere(SavepointStorage savepoints, String job) {
-        java.util.Set<String> ids = new java.util.HashSet<>();
+    /** A storage that does not report its removals: the folders that went, by what is left. */
+    private static DeletionReport otherStorageAll(SavepointStorage savepoints, String job, List<SavepointEntry> entries) {
+        savepoints.deleteSavepoints(job);
+        return folders(savepoints, job, entries);
+    }
+
+    private static DeletionReport otherStorageOne(SavepointStorage savepoints, String job, String savepointId,
+                                                  List<SavepointEntry> entries) {
+        savepoints.deleteSavepoint(job, savepointId);
+        return folders(savepoints, job, entries);
+    }
+
+    private static DeletionReport folders(SavepointStorage savepoints, String job, List<SavepointEntry> entries) {
+        java.util.Set<String> left = new java.util.HashSet<>();
         if (savepoints.listJobs().contains(job)) {
-            savepoints.scanSavepoints(job).stream().filter(e -> e.handle().isEmpty())
-                    .forEach(e -> ids.add(e.savepointId()));
+            savepoints.scanSavepoints(job).forEach(e -> left.add(e.savepointId()));
         }
-        return ids;
+        List<String> gone = new ArrayList<>();
+        List<String> stayed = new ArrayList<>();
+        for (SavepointEntry e : entries) {
+            if (left.contains(e.savepointId())) {
+                stayed.add(e.location() + ": the storage left it and does not say why");
+            } else {
+                gone.add(e.location());
+            }
+        }
+        return new DeletionReport(gone, stayed, List.of());
     }
 
-    private static String keptReason(SavepointEntry e) {
-        return e.incomplete() ? "it holds entries Keepsake did not write, or an attempt is writing it; nothing of it"
-                + " that Keepsake did not write was deleted" : "it could not be deleted";
+    /** True when {@code path} is {@code folder} or inside it. */
+    private static boolean within(String path, String folder) {
+        return path.equals(folder) || path.startsWith(folder.endsWith("/") ? folder : folder + "/");
     }
 
-    private static Map<String, Object> keptRecord(String job, String savepointId, String location, String reason) {
-        return Removal.record(job, savepointId, location, reason);
+    /** The savepoint whose folder holds {@code path}; null for the job's staging and index entries. */
+    private static String savepointOf(String path, List<SavepointEntry> entries) {
+        return entries.stream().filter(e -> within(path, e.location())).map(SavepointEntry::savepointId)
+                .findFirst().orElse(null);
     }
 
-    private static Map<String, Object> record(String job, String savepointId, String location) {
-        return Removal.record(job, savepointId, location, null);
+    private static Map<String, Object> named(String job, Map<String, Object> record, List<SavepointEntry> entries) {
+        String path = (String) record.get("path");
+        return Removal.record(job, path == null ? null : savepointOf(path, entries), path, (String) record.get("reason"));
     }
 
     private static String describe(SavepointEntry e) {

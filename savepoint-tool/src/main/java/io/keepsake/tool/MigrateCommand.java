@@ -1,6 +1,5 @@
 package io.keepsake.tool;
 
-import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointStorageException;
@@ -169,10 +168,14 @@ public final class MigrateCommand extends StorageCommand {
                         dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
             }
             String state = result.alreadyMigrated() ? "already migrated" : dryRun ? "would migrate" : "migrated";
+            // the version the savepoint's metadata says, read back from the storage; null when none was written or found
+            Integer formatVersion = result.handle() == null ? null
+                    : savepoints.readMetadata(job, result.handle().savepointId()).meta().formatVersion();
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("job", job);
             r.put("status", state.replace(' ', '-'));
             r.put("savepointId", result.savepointId());
+            r.put("formatVersion", formatVersion);
             r.put("location", result.handle() == null ? null : result.handle().location());
             r.put("pipelines", result.migrated().stream().map(LegacyMigration.LegacyCheckpoint::pipelineId).toList());
             List<Map<String, Object>> sources = new ArrayList<>();
@@ -187,7 +190,7 @@ public final class MigrateCommand extends StorageCommand {
             r.put("checkpoints", sources);
             records.add(r);
             if (!json) {
-                printText(out, job, state, choice.newest() ? "latest" : "chosen", result);
+                printText(out, job, state, choice.newest() ? "latest" : "chosen", result, formatVersion);
             }
         }
         if (json) {
@@ -279,7 +282,7 @@ public final class MigrateCommand extends StorageCommand {
     }
 
     private static void printText(PrintWriter out, String job, String state, String which,
-                                  LegacyMigration.Result result) {
+                                  LegacyMigration.Result result, Integer formatVersion) {
         String headline = switch (state) {
             case "already migrated" -> "Job " + job + ": already migrated, nothing written; its " + which
                     + " legacy v0 checkpoints are in savepoint " + result.savepointId();
@@ -299,7 +302,7 @@ public final class MigrateCommand extends StorageCommand {
         }
         if ("migrated".equals(state)) {
             out.println("Verified  read back through the reader registry (format version "
-                    + SavepointReaderRegistry.CURRENT_FORMAT_VERSION + "), equal to the decoded legacy checkpoints for "
+                    + formatVersion + "), equal to the decoded legacy checkpoints for "
                     + result.migrated().size() + " pipeline(s)");
         }
     }

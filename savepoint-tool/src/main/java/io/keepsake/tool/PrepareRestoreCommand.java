@@ -1,14 +1,24 @@
 package io.keepsake.tool;
 
+import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.reader.RestorePreparation;
+import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.SavepointHandle;
+import io.keepsake.tool.internal.PreparedCopies;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * {@code keepsake prepare-restore JOB SAVEPOINT...}: makes the chosen savepoints the newest state of
@@ -16,7 +26,9 @@ import java.util.Map;
  * asks the storage only for each pipeline's latest state) starts from them. {@link RestorePreparation}
  * reads and verifies each savepoint whole, then writes every pipeline it holds as one checkpoint
  * file numbered one above every checkpoint id the job has; nothing is deleted. Pipelines the named
- * savepoints do not hold are named on stderr: they restore their own newest state. Exit codes: 2
+ * savepoints do not hold are named on stderr: they restore their own newest state. A second run
+ * with the same savepoints reads them again, finds each pipeline's newest checkpoint file still
+ * holding their state, reports it and writes nothing. Exit codes: 2
  * for a pipeline named twice, 3 for a savepoint that is not there, 4 for one that does not verify;
  * nothing is written in those cases.
  */
@@ -36,8 +48,10 @@ public final class PrepareRestoreCommand extends StorageCommand {
     /** Prepares the restore and prints, per pipeline, which savepoint it restores and as which checkpoint. */
     @Override
     protected int run(OpenedStorage storage) throws Exception {
-        RestorePreparation.Prepared prepared = new RestorePreparation(storage.checkpoints(), storage.savepoints())
-                .prepare(job, savepointIds);
+        Optional<RestorePreparation.Prepared> earlier = storage.keepsake().flatMap(this::preparedEarlier);
+        boolean already = earlier.isPresent();
+        RestorePreparation.Prepared prepared = already ? earlier.get()
+                : new RestorePreparation(storage.checkpoints(), storage.savepoints()).prepare(job, savepointIds);
         if (!prepared.otherPipelines().isEmpty()) {
             err().println("prepare-restore: pipeline(s) " + new java.util.TreeSet<>(prepared.otherPipelines())
                     + " of job " + job + " are in no named savepoint; they restore their own newest state");
@@ -56,12 +70,25 @@ public final class PrepareRestoreCommand extends StorageCommand {
             }
             Map<String, Object> doc = document();
             doc.put("job", job);
+            doc.put("alreadyPrepared", already);
             doc.put("prepared", records);
             doc.put("otherPipelines", new ArrayList<>(new java.util.TreeSet<>(prepared.otherPipelines())));
             printJson(doc);
             return ExitCodes.OK;
         }
         PrintWriter out = out();
+        if (already) {
+            for (RestorePreparation.PreparedPipeline p : prepared.pipelines()) {
+                out.println("Pipeline " + p.pipelineId() + " of job " + job + " already restores savepoint "
+                        + p.savepointId() + " (checkpoint " + p.checkpointId() + ") as checkpoint " + p.restoresAs()
+                        + " (" + p.file() + ")");
+            }
+            out.println("Already prepared: the newest checkpoint of each pipeline holds the state of the named"
+                    + " savepoints (read and compared); nothing written. Restore the job now (seatunnel.sh -r " + job
+                    + ")");
+            out.flush();
+            return ExitCodes.OK;
+        }
         for (RestorePreparation.PreparedPipeline p : prepared.pipelines()) {
             out.println("Pipeline " + p.pipelineId() + " of job " + job + " restores savepoint " + p.savepointId()
                     + " (checkpoint " + p.checkpointId() + ") as checkpoint " + p.restoresAs() + " (" + p.file() + ")");
@@ -70,5 +97,43 @@ public final class PrepareRestoreCommand extends StorageCommand {
                 + " supersedes the prepared state");
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * What an earlier run with the same savepoints wrote, when each pipeline's newest checkpoint
+     * file still holds its named savepoint's state (each savepoint read and verified whole);
+     * empty when a pipeline is in two named savepoints (the preparation refuses that) or any
+     * pipeline's newest state is something else.
+     */
+    private Optional<RestorePreparation.Prepared> preparedEarlier(KeepsakeStorage storage) {
+        SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
+        Map<Integer, CompletedCheckpoint> chosen = new TreeMap<>();
+        Map<Integer, String> from = new TreeMap<>();
+        for (String id : new LinkedHashSet<>(savepointIds)) {
+            SavepointHandle handle = storage.readMetadata(job, id);
+            for (Map.Entry<Integer, CompletedCheckpoint> e : registry.read(storage, handle).entrySet()) {
+                if (from.putIfAbsent(e.getKey(), id) != null) {
+                    return Optional.empty();
+                }
+                chosen.put(e.getKey(), e.getValue());
+            }
+        }
+        if (chosen.isEmpty() || savepointIds.size() != from.values().stream().distinct().count()) {
+            return Optional.empty();
+        }
+        return PreparedCopies.find(storage, job, chosen).map(copies -> {
+            List<RestorePreparation.PreparedPipeline> pipelines = new ArrayList<>();
+            for (PreparedCopies.Copy c : copies) {
+                pipelines.add(new RestorePreparation.PreparedPipeline(c.pipelineId(), from.get(c.pipelineId()),
+                        c.checkpointId(), c.restoresAs(), c.file()));
+            }
+            Set<Integer> others = new TreeSet<>(PreparedCopies.newestFiles(storage, job).keySet());
+            if (storage.listJobs().contains(job)) {
+                storage.scanSavepoints(job).forEach(e -> e.handle().ifPresent(h -> h.meta().manifest()
+                        .forEach(m -> others.add(m.pipelineId()))));
+            }
+            others.removeAll(chosen.keySet());
+            return new RestorePreparation.Prepared(job, pipelines, others);
+        });
     }
 }

@@ -66,6 +66,27 @@ class MigrateCommandTest {
         }
     }
 
+    /** A storage told to write format version 1: migrate says the version read back from what it wrote. */
+    @Test
+    void migrateSaysTheFormatVersionItWrote() throws Exception {
+        writeLegacy();
+
+        ToolRun.Result text = ToolRun.run("migrate", "--namespace", namespace.toString(), "-D",
+                "savepoint.format-version=1", ToolRun.JOB);
+        ToolRun.Result json = ToolRun.run("migrate", "--json", "--namespace", namespace.toString(), "-D",
+                "savepoint.format-version=1", ToolRun.JOB);
+
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).contains("read back through the reader registry (format version 1)")
+                .doesNotContain("format version 2");
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            assertThat(((SavepointStorage) storage).readMetadata(ToolRun.JOB, "migrated-v0-p1c3-p2c3").meta()
+                    .formatVersion()).isEqualTo(1);
+        }
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"status\": \"already-migrated\"", "\"formatVersion\": 1");
+    }
+
     /** The one command that creates roots accepts {@code -D create-roots=true}, which other commands refuse. */
     @Test
     void migrateAcceptsCreateRootsTrue() throws Exception {

@@ -119,4 +119,82 @@ class PrepareRestoreCommandTest {
         assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("pipeline 1").contains(a.savepointId()).contains(b.savepointId());
     }
+
+    /**
+     * A second run with the same savepoint finds the copy the first wrote (read and compared), says
+     * so and writes nothing; list no longer proposes migrating that copy; once the job checkpoints
+     * again, a run prepares anew.
+     */
+    @Test
+    void aSecondRunFindsTheCopyTheFirstWroteAndWritesNothing() throws Exception {
+        Path namespace = temp.resolve("ns");
+        SavepointHandle older = ToolRun.savepoint(namespace, 3);
+        ToolRun.savepoint(namespace, 9);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 10);
+            checkpoint(storage, 2, 11);
+        }
+        ToolRun.Result first = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                older.savepointId());
+        assertThat(first.exitCode()).as(first.err()).isEqualTo(ExitCodes.OK);
+        int files = checkpointCount(namespace);
+
+        ToolRun.Result second = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                older.savepointId());
+        ToolRun.Result json = ToolRun.run("prepare-restore", "--json", "--namespace", namespace.toString(),
+                ToolRun.JOB, older.savepointId());
+
+        assertThat(second.exitCode()).as(second.err()).isEqualTo(ExitCodes.OK);
+        assertThat(second.out()).contains("Pipeline 1 of job " + ToolRun.JOB + " already restores savepoint "
+                + older.savepointId() + " (checkpoint 3) as checkpoint 12", "nothing written");
+        assertThat(json.exitCode()).as(json.err()).isEqualTo(ExitCodes.OK);
+        assertThat(json.out()).contains("\"alreadyPrepared\": true", "\"restoresAs\": 12");
+        assertThat(checkpointCount(namespace)).isEqualTo(files);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(ToolRun.JOB, "1").checkpointId()).isEqualTo(12);
+        }
+
+        ToolRun.Result list = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+        ToolRun.Result listJson = ToolRun.run("list", "--json", "--namespace", namespace.toString(), ToolRun.JOB);
+        assertThat(list.out()).doesNotContain("keepsake migrate " + ToolRun.JOB + " would write")
+                .contains("not needed: already in savepoint " + older.savepointId());
+        assertThat(listJson.out()).contains("\"state\": \"kept\"").doesNotContain("\"state\": \"pending\"");
+
+        // the job ran on from the prepared state: its newest state is no longer the savepoint's
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 13);
+        }
+        ToolRun.Result third = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                older.savepointId());
+        assertThat(third.exitCode()).as(third.err()).isEqualTo(ExitCodes.OK);
+        assertThat(third.out()).contains("restores savepoint " + older.savepointId() + " (checkpoint 3) as checkpoint 14")
+                .doesNotContain("already");
+    }
+
+    /** After one preparation, list says the job's newest state is held by the savepoint, not "migrate would write". */
+    @Test
+    void listDoesNotProposeMigratingThePreparedCopy() throws Exception {
+        Path namespace = temp.resolve("ns");
+        SavepointHandle older = ToolRun.savepoint(namespace, 3);
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, 10);
+            checkpoint(storage, 2, 11);
+        }
+        ToolRun.Result before = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+        assertThat(before.out()).contains("keepsake migrate " + ToolRun.JOB + " would write");
+
+        assertThat(ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
+                older.savepointId()).exitCode()).isEqualTo(ExitCodes.OK);
+        ToolRun.Result list = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
+
+        assertThat(list.exitCode()).as(list.err()).isEqualTo(ExitCodes.OK);
+        assertThat(list.out()).doesNotContain("would write")
+                .contains("not needed: already in savepoint " + older.savepointId());
+    }
+
+    private static int checkpointCount(Path namespace) throws Exception {
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            return storage.getAllCheckpoints(ToolRun.JOB).size();
+        }
+    }
 }

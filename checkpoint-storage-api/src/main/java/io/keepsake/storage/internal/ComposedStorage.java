@@ -3,6 +3,7 @@ package io.keepsake.storage.internal;
 import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.DeletionReport;
 import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.InvalidStorageArgumentException;
@@ -316,6 +317,22 @@ public final class ComposedStorage implements KeepsakeStorage {
         int deleted = savepoints.deleteAll(jobId);
         collector.clearJob(jobId);
         return deleted;
+    }
+
+    @Override
+    public DeletionReport deleteSavepointReporting(String jobId, String savepointId) {
+        OwnedRemoval.Result r = savepoints.delete(jobId, savepointId);
+        return new DeletionReport(r.deleted(), r.kept(), r.failed());
+    }
+
+    @Override
+    public DeletionReport deleteSavepointsReporting(String jobId) {
+        OwnedRemoval.Result r = savepoints.deleteAllReporting(jobId);
+        GcReport staging = collector.clearJob(jobId);
+        r.deleted().addAll(staging.deleted());
+        r.kept().addAll(staging.kept());
+        r.failed().addAll(staging.failed());
+        return new DeletionReport(r.deleted(), r.kept(), r.failed());
     }
 
     @Override

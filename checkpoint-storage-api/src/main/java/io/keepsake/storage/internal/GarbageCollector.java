@@ -91,8 +91,10 @@ public final class GarbageCollector {
         result.kept().addAll(foreign);
         String jobDir = layout.savepointJobDir(jobId);
         try {
-            if (removeIfEmpty(layout.stagingDir(jobId)) & removeIfEmpty(layout.indexDir(jobId))) {
-                removeIfEmpty(jobDir);
+            if (removeIfEmpty(layout.stagingDir(jobId), result) & removeIfEmpty(layout.indexDir(jobId), result)) {
+                removeIfEmpty(jobDir, result);
+            } else {
+                result.keep(jobDir, "it still holds the entries kept in it");
             }
         } catch (RuntimeException e) {
             throw new SavepointStorageException("Cannot delete savepoints of job " + jobId + ": " + e.getMessage()
@@ -122,6 +124,23 @@ public final class GarbageCollector {
                 removeIfEmpty(layout.savepointJobDir(jobId));
             }
         }
+    }
+
+    /** As {@link #removeIfEmpty(String)}, recording a folder it removed as deleted and one it left as kept. */
+    private boolean removeIfEmpty(String dir, OwnedRemoval.Result result) {
+        boolean existed;
+        try {
+            existed = fs.stat(dir).isPresent();
+        } catch (IOException e) {
+            existed = false; // not known: neither reported as removed nor as kept
+        }
+        boolean gone = removeIfEmpty(dir);
+        if (existed && gone) {
+            result.deleted().add(dir);
+        } else if (existed) {
+            result.keep(dir, "it still holds the entries kept in it");
+        }
+        return gone;
     }
 
     private boolean removeIfEmpty(String dir) {

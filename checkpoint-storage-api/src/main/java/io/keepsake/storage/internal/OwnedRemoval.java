@@ -229,7 +229,7 @@ final class OwnedRemoval {
             if (result.kept().stream().noneMatch(k -> k.startsWith(folder + "/"))) {
                 result.keep(folder, "it is no longer empty");
             } else {
-                result.keep(folder, "it holds entries Keepsake did not write");
+                result.keep(folder, "it still holds the entries kept in it");
             }
             return;
         }

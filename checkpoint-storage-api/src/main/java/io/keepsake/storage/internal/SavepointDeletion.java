@@ -86,8 +86,8 @@ final class SavepointDeletion {
                 String record = claimDeletion(jobId, savepointId, bytes, what);
                 try {
                     requireStillThere(metadata, bytes, what, dir);
-                    read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId));
-                    deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()));
+                    read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId, result));
+                    deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()), result);
                     if (!fs.delete(metadata, false)) {
                         throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
                                 + " meanwhile (" + dir + ")");
@@ -246,7 +246,8 @@ final class SavepointDeletion {
      * died there; a crash between the two halves of a local rename), is removed first, so that no
      * collection can take it for a gone writer's unfinished publication and publish it again.
      */
-    private void dropDecisionOf(SavepointHandle handle, String jobId, String savepointId) {
+    private void dropDecisionOf(SavepointHandle handle, String jobId, String savepointId,
+                                OwnedRemoval.Result result) {
         for (ManifestEntry e : handle.meta().manifest()) {
             Optional<String> attempt = StorageLayout.payloadAttempt(savepointId, e.file());
             if (attempt.isPresent()) {
@@ -254,7 +255,9 @@ final class SavepointDeletion {
                 if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING)
                         .isPresent()) {
                     try {
-                        fs.delete(outcome, false);
+                        if (fs.delete(outcome, false)) {
+                            result.deleted().add(outcome);
+                        }
                     } catch (IOException ex) {
                         throw new SavepointStorageException("Cannot delete savepoint " + savepointId + " of job " + jobId
                                 + ": removing the decision that published it failed: " + ex.getMessage() + " ("
@@ -270,20 +273,25 @@ final class SavepointDeletion {
      * Removes the index markers of one savepoint (before its metadata, so a crash leaves the
      * savepoint without a marker, which readers handle by reading its metadata).
      */
-    private void deleteIndexMarkers(String jobId, String savepointId, Optional<SavepointMeta> verified)
-            throws IOException {
+    private void deleteIndexMarkers(String jobId, String savepointId, Optional<SavepointMeta> verified,
+                                    OwnedRemoval.Result result) throws IOException {
         String indexDir = layout.indexDir(jobId);
         if (verified.isPresent()) {
             Optional<String> name = StorageLayout.indexMarker(verified.get());
-            if (name.isEmpty() || fs.delete(fs.child(indexDir, name.get()), false)) {
-                return; // too long to have a marker, or its marker removed
+            if (name.isEmpty()) {
+                return; // too long to have a marker
+            }
+            if (fs.delete(fs.child(indexDir, name.get()), false)) {
+                result.deleted().add(fs.child(indexDir, name.get()));
+                return; // its marker removed
             }
         }
         // no verified metadata to name it by, or not under the name this build writes (a marker
         // written without the completion time): any marker of this id
         for (FileStatus s : fs.list(indexDir)) {
-            if (StorageLayout.parseMarker(s.name()).filter(m -> m.savepointId().equals(savepointId)).isPresent()) {
-                fs.delete(fs.child(indexDir, s.name()), false);
+            if (StorageLayout.parseMarker(s.name()).filter(m -> m.savepointId().equals(savepointId)).isPresent()
+                    && fs.delete(fs.child(indexDir, s.name()), false)) {
+                result.deleted().add(fs.child(indexDir, s.name()));
             }
         }
     }
@@ -356,20 +364,35 @@ final class SavepointDeletion {
      * stay. Returns how many complete savepoints went.
      */
     int deleteAll(String jobId) {
+        int[] deleted = new int[1];
+        deleteAll(jobId, deleted);
+        return deleted[0];
+    }
+
+    /**
+     * Deletes every savepoint of a job as {@link #deleteAll(String)} does; returns every path
+     * removed and every path left, with the reason (a folder that is not Keepsake's included).
+     */
+    OwnedRemoval.Result deleteAllReporting(String jobId) {
+        return deleteAll(jobId, new int[1]);
+    }
+
+    private OwnedRemoval.Result deleteAll(String jobId, int[] complete) {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
         if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
-            return 0;
+            return result;
         }
-        int deleted = 0;
         for (SavepointEntry e : store.scan(jobId)) {
             try {
-                delete(jobId, e.savepointId());
+                result.addAll(delete(jobId, e.savepointId()));
                 if (e.handle().isPresent()) {
-                    deleted++;
+                    complete[0]++;
                 }
             } catch (SavepointNotFoundException notOurs) {
                 LOG.warn("Keeping {}: {}", e.location(), notOurs.getMessage());
+                result.keep(e.location(), notOurs.getMessage());
             }
         }
-        return deleted;
+        return result;
     }
 }

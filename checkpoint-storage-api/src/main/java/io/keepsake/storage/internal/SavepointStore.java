@@ -412,6 +412,14 @@ public final class SavepointStore {
         return new SavepointDeletion(layout, inFlight, this).deleteAll(jobId);
     }
 
+    /**
+     * Deletes every savepoint of a job as {@link #deleteAll} does; returns what was removed and
+     * what was left, with the reason (a folder that is not Keepsake's included).
+     */
+    public OwnedRemoval.Result deleteAllReporting(String jobId) {
+        return new SavepointDeletion(layout, inFlight, this).deleteAllReporting(jobId);
+    }
+
     /** True when an attempt at {@code savepointId} holds a fresh lease, in this process or another. */
     boolean isLeased(String jobId, String savepointId, long nowMillis) {
         for (FileStatus s : listOrFail(layout.stagingDir(jobId), "list staging of job " + jobId)) {

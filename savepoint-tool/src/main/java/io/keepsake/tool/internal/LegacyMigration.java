@@ -95,8 +95,10 @@ public final class LegacyMigration {
     }
 
     /**
-     * What {@code migrate} would do for a job, found from the checkpoint file names alone (nothing
-     * is decoded), for {@code keepsake list}.
+     * What {@code migrate} would do for a job, for {@code keepsake list}: found from the checkpoint
+     * file names and the savepoints' metadata; only when no savepoint holds some pipeline's newest
+     * checkpoint id is that newest file read, to find a copy {@code prepare-restore} made of a
+     * savepoint (the savepoints holding the pipeline below that id are read to compare).
      *
      * @param jobId       the job
      * @param newest      the newest checkpoint file of each pipeline, by pipeline
@@ -106,7 +108,8 @@ public final class LegacyMigration {
      * @param migrated    true when a complete savepoint with that id exists
      * @param keptIn      the complete savepoints that already hold, for every pipeline, its newest
      *                    checkpoint or a newer one (as SeaTunnel's Keepsake plugin keeps a
-     *                    savepoint beside its checkpoint file); empty when some pipeline's newest
+     *                    savepoint beside its checkpoint file), or whose state a restore
+     *                    preparation copied into it; empty when some pipeline's newest
      *                    checkpoint is in no savepoint
      */
     public record Pending(String jobId, List<CheckpointFile> newest, int files, long bytes, String savepointId,
@@ -160,8 +163,52 @@ public final class LegacyMigration {
         String id = defaultSavepointId(ids);
         List<io.keepsake.storage.SavepointEntry> entries = storage.scanSavepoints(jobId);
         boolean migrated = entries.stream().anyMatch(e -> e.savepointId().equals(id) && e.handle().isPresent());
+        List<String> keptIn = keptIn(entries, ids);
+        if (!migrated && keptIn.isEmpty()) {
+            keptIn = preparedFrom(storage, newest, entries);
+        }
         return Optional.of(new Pending(jobId, List.copyOf(newest.values()), files.size(), bytes, id, migrated,
-                keptIn(entries, ids)));
+                keptIn));
+    }
+
+    /**
+     * The complete savepoints whose state, between them, every pipeline's newest checkpoint file
+     * holds with only a higher checkpoint id (what {@code prepare-restore} writes), newest holder
+     * first; empty when some pipeline's newest file holds no savepoint's state. Only savepoints
+     * holding the pipeline at a lower id are read, each at most once, and only while every
+     * pipeline before matched.
+     */
+    private static List<String> preparedFrom(KeepsakeStorage storage, Map<Integer, CheckpointFile> newest,
+                                             List<io.keepsake.storage.SavepointEntry> entries) {
+        io.keepsake.reader.SavepointReaderRegistry registry = io.keepsake.reader.SavepointReaderRegistry.standard();
+        Map<String, Map<Integer, CompletedCheckpoint>> read = new java.util.HashMap<>();
+        java.util.Set<String> holders = new java.util.LinkedHashSet<>();
+        for (CheckpointFile f : newest.values()) {
+            Optional<String> holder = Optional.empty();
+            for (io.keepsake.storage.SavepointEntry e : entries) {
+                io.keepsake.storage.ManifestEntry m = e.handle().map(h -> h.meta().entryForPipeline(f.pipelineId()))
+                        .orElse(null);
+                if (m == null || m.checkpointId() >= f.checkpointId()) {
+                    continue;
+                }
+                Map<Integer, CompletedCheckpoint> state;
+                try {
+                    state = read.computeIfAbsent(e.savepointId(), x -> registry.read(storage, e.handle().get()));
+                } catch (SavepointStorageException unreadable) {
+                    continue; // list reports the savepoint's own status; it holds nothing to compare
+                }
+                CompletedCheckpoint saved = state.get(f.pipelineId());
+                if (saved != null && io.keepsake.tool.internal.PreparedCopies.holds(storage, f, saved)) {
+                    holder = Optional.of(e.savepointId());
+                    break;
+                }
+            }
+            if (holder.isEmpty()) {
+                return List.of();
+            }
+            holders.add(holder.get());
+        }
+        return List.copyOf(holders);
     }
 
     /**
