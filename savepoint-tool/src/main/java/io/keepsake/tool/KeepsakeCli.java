@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
  * The {@code keepsake} operator tool: list, inspect, verify, delete and garbage-collect
  * savepoints, migrate legacy checkpoints into a savepoint, and run the demo. Output for people
  * goes to stdout; errors go to stderr as one line with the typed exception's message, and with
- * {@code --json} also to stdout as {@code {"schemaVersion":2,"command":...,"error":{...}}}; the
+ * {@code --json} also to stdout as {@code {"schemaVersion":3,"command":...,"error":{...}}}; the
  * exit code tells the error type apart (see {@link ExitCodes}). {@link #commandLine()} builds the
  * configured command line, so tests run the tool in-process exactly as {@link #main} does.
  */

@@ -93,7 +93,7 @@ class DemoCommandTest {
         ToolRun.Result r = ToolRun.run("demo", "--json", "--work-dir", workDir.toString());
 
         assertThat(r.exitCode()).as(r.out()).isEqualTo(0);
-        assertThat(r.out().strip()).startsWith("{").contains("\"schemaVersion\": 2", "\"command\": \"demo\"",
+        assertThat(r.out().strip()).startsWith("{").contains("\"schemaVersion\": 3", "\"command\": \"demo\"",
                 "\"ok\": true", "\"failed\": 0");
         assertThat(workDir).isEmptyDirectory();
     }

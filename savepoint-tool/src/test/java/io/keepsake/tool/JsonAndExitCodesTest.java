@@ -41,7 +41,7 @@ class JsonAndExitCodesTest {
             ToolRun.Result r = ToolRun.run(args);
 
             assertThat(r.exitCode()).as("%s: %s", args[0], r.err()).isZero();
-            assertThat(r.out().strip()).as(args[0]).startsWith("{\n  \"schemaVersion\": 2,\n  \"command\": \"" + args[0]
+            assertThat(r.out().strip()).as(args[0]).startsWith("{\n  \"schemaVersion\": 3,\n  \"command\": \"" + args[0]
                     + "\"").endsWith("}").doesNotContain("totalBytes", "\"length\"", "\"result\"");
         }
     }
@@ -73,7 +73,7 @@ class JsonAndExitCodesTest {
                 sp.savepointId());
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
-        assertThat(r.out().strip()).startsWith("{\n  \"schemaVersion\": 2,\n  \"command\": \"inspect\",\n  \"error\": null,")
+        assertThat(r.out().strip()).startsWith("{\n  \"schemaVersion\": 3,\n  \"command\": \"inspect\",\n  \"error\": null,")
                 .contains("\"kind\": \"manual\"", "\"manifest\": [", "\"statusChecked\": \"payloads\"",
                         "\"status\": \"corrupted\"", "\"file\": \"" + payload + "\"", "\"checkpoints\": null");
         assertThat(r.err()).contains("corrupted");
@@ -85,7 +85,7 @@ class JsonAndExitCodesTest {
         ToolRun.Result notFound = ToolRun.run("verify", "--json", "--namespace", temp.resolve("missing").toString());
 
         assertThat(usage.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(usage.out()).contains("\"schemaVersion\": 2", "\"exitCode\": 2", "\"type\": \"invalid argument\"");
+        assertThat(usage.out()).contains("\"schemaVersion\": 3", "\"exitCode\": 2", "\"type\": \"invalid argument\"");
         assertThat(notFound.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(notFound.out()).contains("\"command\": \"verify\"", "\"exitCode\": 3", "\"type\": \"not found\"");
     }

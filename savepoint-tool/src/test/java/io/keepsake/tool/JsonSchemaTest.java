@@ -101,7 +101,7 @@ class JsonSchemaTest {
                 .isEqualTo(exitCode);
         JsonNode doc = MAPPER.readTree(r.out());
         assertThat(problems(doc)).as("%s\n%s", String.join(" ", args), r.out()).isEmpty();
-        assertThat(doc.get("schemaVersion").asInt()).isEqualTo(2);
+        assertThat(doc.get("schemaVersion").asInt()).isEqualTo(3);
         String command = doc.get("command").asString();
         if (!doc.get("error").isNull()) {
             errors.add(command);
@@ -249,7 +249,7 @@ class JsonSchemaTest {
         ObjectNode noError = list.deepCopy();
         noError.remove("error");
         ObjectNode gcOfVersion1 = MAPPER.createObjectNode();
-        gcOfVersion1.put("schemaVersion", 2).put("command", "gc").putNull("error");
+        gcOfVersion1.put("schemaVersion", 3).put("command", "gc").putNull("error");
         gcOfVersion1.put("savepointRoot", "/r").put("olderThan", "1h").put("olderThanMillis", 3_600_000L)
                 .put("dryRun", false).putNull("candidates");
         ((ArrayNode) gcOfVersion1.putArray("deleted")).add("/r/job/sp-a");

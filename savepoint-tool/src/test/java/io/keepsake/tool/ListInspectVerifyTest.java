@@ -142,7 +142,7 @@ class ListInspectVerifyTest {
 
         assertThat(r.exitCode()).isEqualTo(0);
         assertThat(r.out()).contains("\"ok\": 1", "\"failed\": 0", "\"savepointId\": \"" + a.savepointId() + "\"",
-                "\"status\": \"ok\"", "\"pipelines\": [\n        1,\n        2\n      ]", "\"schemaVersion\": 2");
+                "\"status\": \"ok\"", "\"pipelines\": [\n        1,\n        2\n      ]", "\"schemaVersion\": 3");
     }
 
     @Test

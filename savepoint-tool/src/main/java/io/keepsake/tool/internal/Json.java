@@ -18,7 +18,7 @@ public final class Json {
      * {@code verify} share one savepoint record, {@code delete} and {@code gc} one removal record;
      * {@code gc} reports {@code olderThanMillis}.
      */
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
 
     private Json() {
     }
