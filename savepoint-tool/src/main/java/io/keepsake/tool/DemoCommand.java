@@ -50,7 +50,8 @@ public final class DemoCommand extends ToolCommand {
         boolean ok = scenario.run();
         if (keep) {
             Path namespace = dir.resolve("checkpoints");
-            out.println("Kept the demo's files in " + dir + "; try: keepsake list --namespace " + namespace);
+            out.println("Kept the demo's files in " + dir + "; try: " + ToolVersion.invocation() + " list --namespace "
+                    + namespace);
             out.println("  and: keepsake migrate --namespace " + namespace + " " + DemoScenario.LEGACY_JOB
                     + " (that job's SeaTunnel 2.3.x checkpoints become a verified savepoint)");
         } else {

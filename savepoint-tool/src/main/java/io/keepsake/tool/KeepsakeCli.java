@@ -36,16 +36,28 @@ public final class KeepsakeCli implements Callable<Integer> {
             + " takes its own --json after its name (keepsake list --json), and --json before a command is refused.")
     boolean json;
 
-    /** Without a subcommand: prints the usage to stderr (with --json, an error document) and exits with {@link ExitCodes#USAGE}. */
+    /**
+     * Without a subcommand: one line naming every command to stderr (with --json, an error document
+     * saying the same) and exit {@link ExitCodes#USAGE}; {@code keepsake --help} prints the whole usage.
+     */
     @Override
     public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
+        String message = "Cannot run keepsake: name a command (" + String.join(", ", commandNames())
+                + "); keepsake --help describes them";
         if (json) {
             JsonOutput.printError(spec.commandLine(), ExitCodes.USAGE, "usage error", ToolUsageException.class.getSimpleName(),
-                    "Cannot run keepsake: name a command (list, inspect, verify, delete, gc, migrate, demo, completion)",
-                    null);
+                    message, null);
+        } else {
+            spec.commandLine().getErr().println(message);
         }
         return ExitCodes.USAGE;
+    }
+
+    /** The names of the tool's commands, as picocli knows them (aliases and the help command left out). */
+    private java.util.List<String> commandNames() {
+        return spec.subcommands().entrySet().stream()
+                .filter(e -> e.getKey().equals(e.getValue().getCommandName()) && !e.getKey().equals("help"))
+                .map(java.util.Map.Entry::getKey).toList();
     }
 
     /** Builds the tool's command line with its error handling; set its out and err to capture output. */

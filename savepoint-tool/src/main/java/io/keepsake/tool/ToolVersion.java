@@ -49,4 +49,23 @@ public final class ToolVersion implements IVersionProvider {
         }
         return version.trim();
     }
+
+    /**
+     * How to run this tool again, for hints it prints: {@code java -jar <the jar>} when it runs from
+     * a jar (the build puts none on the PATH), else {@code keepsake}.
+     */
+    static String invocation() {
+        try {
+            java.security.CodeSource source = ToolVersion.class.getProtectionDomain().getCodeSource();
+            if (source != null) {
+                java.nio.file.Path where = java.nio.file.Path.of(source.getLocation().toURI());
+                if (where.getFileName() != null && where.getFileName().toString().endsWith(".jar")) {
+                    return "java -jar " + where;
+                }
+            }
+        } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException e) {
+            // not a file location: fall back to the command's name
+        }
+        return "keepsake";
+    }
 }

@@ -60,6 +60,11 @@ class CliJarsIT {
         Run demo = run(LOCAL, "demo");
         assertThat(demo.exitCode()).as(demo.err()).isZero();
         assertThat(demo.out()).contains("checks passed");
+
+        // Nothing puts a keepsake command on the PATH: the kept demo's hint names the jar that ran it.
+        Run keep = run(LOCAL, "demo", "--keep", "--work-dir", temp.resolve("kept").toString());
+        assertThat(keep.exitCode()).as(keep.err()).isZero();
+        assertThat(keep.out()).contains("; try: java -jar " + LOCAL.toAbsolutePath() + " list --namespace ");
     }
 
     @Test

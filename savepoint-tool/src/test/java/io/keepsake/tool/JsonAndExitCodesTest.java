@@ -80,6 +80,20 @@ class JsonAndExitCodesTest {
     }
 
     @Test
+    void withoutACommandOneLineNamesEveryCommand() {
+        ToolRun.Result r = ToolRun.run();
+        ToolRun.Result json = ToolRun.run("--json");
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().strip()).as("one line, not the whole usage").doesNotContain("\n")
+                .isEqualTo("Cannot run keepsake: name a command (list, inspect, verify, delete, gc, migrate,"
+                        + " prepare-restore, demo, completion); keepsake --help describes them");
+        assertThat(json.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(json.out()).contains("\"type\": \"usage error\"", "prepare-restore");
+    }
+
+    @Test
     void usageErrorsAndNotFoundAreJsonToo() {
         ToolRun.Result usage = ToolRun.run("list", "--json", "--no-such-flag");
         ToolRun.Result notFound = ToolRun.run("verify", "--json", "--namespace", temp.resolve("missing").toString());
