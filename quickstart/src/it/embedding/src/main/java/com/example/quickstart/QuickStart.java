@@ -14,6 +14,7 @@ import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorageException;
@@ -31,7 +32,7 @@ import java.util.Optional;
 
 /**
  * Job 42 with pipelines 1 and 2: checkpoints, a savepoint, crash recovery, a restore by id, the
- * reader registry, and recovery past a damaged savepoint.
+ * reader registry, and recovery past a damaged savepoint; then job 43's periodic savepoints, kept by count.
  */
 public final class QuickStart {
 
@@ -99,6 +100,21 @@ public final class QuickStart {
                     "fell back to " + fallback.origins());
             System.out.println("fell back to savepoint " + savepoint.savepointId() + "; number the next checkpoint "
                     + fallback.nextCheckpointId());
+
+            // Periodic savepoints, kept by count: after each commit the oldest periodic ones beyond the
+            // limit go (manual savepoints are never deleted but by an operator).
+            String periodicJob = "43";
+            for (long id = 1; id <= 3; id++) {
+                try (SavepointSaveSession session = SavepointSaveSession.builder(storage, periodicJob, List.of(1))
+                        .kind(SavepointKind.PERIODIC).periodicMaxRetained(2).open()) {
+                    session.report(checkpoint(43, 1, id, CheckpointType.SAVEPOINT_TYPE));
+                    session.pipelineSuspended(1);
+                    session.commit();
+                }
+            }
+            List<SavepointHandle> kept = storage.listSavepoints(periodicJob);
+            check(kept.size() == 2, "kept " + kept);
+            System.out.println("periodic savepoints of job " + periodicJob + " kept: " + kept.size() + " of 3");
         }
     }
 
