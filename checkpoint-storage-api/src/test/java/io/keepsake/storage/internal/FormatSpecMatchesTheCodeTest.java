@@ -134,10 +134,12 @@ class FormatSpecMatchesTheCodeTest {
         assertThat(spec).contains("`" + MetadataCodec.FILE_NAME + "`", "`<savepointRoot>/" + RootMarker.NAME + "`",
                 StorageLayout.INDEX_DIR + "/", StorageLayout.STAGING_DIR + "/",
                 "`<attemptId>" + StorageLayout.LEASE_SUFFIX + "`", "`<attemptId>" + AttemptOutcome.SUFFIX + "`",
+                "`<attemptId>" + GcPlanner.TOMBSTONE_MARK + "<16 hex>/`",
                 "`<attemptId>" + AttemptOutcome.SUFFIX + StagedFiles.TEMP_MARK + "<16 hex>`",
                 "`<savepointId>.<16 hex>" + SavepointDeletion.RECORD_SUFFIX + "`");
 
-        String template = StorageLayout.payloadName(7, "ATTEMPT").replace("7", "<pid>").replace("ATTEMPT", "<attemptId>");
+        String template = StorageLayout.payloadName(7, "ATTEMPT").replace("7", "<pid>")
+                .replace("ATTEMPT", "<attemptId>");
         assertThat(spec).contains("\n" + template + "\n");
 
         String savepointId = "sp-1764570000000-1a2b3c4d";
