@@ -89,7 +89,12 @@ public final class BackendOptions {
     Path configFile;
 
     @Option(names = "-D", paramLabel = "KEY=VALUE",
-            description = "An extra configuration key, such as -D fs.defaultFS=hdfs://nn:8020; repeatable.")
+            description = {"An extra configuration key; repeatable. Keys include:",
+                "  fs.defaultFS=hdfs://nn:8020",
+                "  fs.s3a.endpoint, fs.s3a.access.key (s3)",
+                "  hdfs.allow-non-atomic-scheme=true (hdfs)",
+                "  savepoint.format-version=1 (migrate)",
+                "  create-roots=true (migrate; others refuse it)"})
     Map<String, String> extra = new LinkedHashMap<>();
 
     @Mixin

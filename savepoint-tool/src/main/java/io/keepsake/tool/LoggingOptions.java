@@ -3,9 +3,10 @@ package io.keepsake.tool;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --verbose} flag every command has. The tool's slf4j binding (slf4j-simple) logs
- * warnings and errors to stderr by default (see {@code simplelogger.properties}); the flag raises
- * the level to info. slf4j-simple reads its level once, when the first logger is created, so the
+ * The {@code --verbose} flag every command has. The tool reports outcomes itself (status rows,
+ * kept and failed lines, error documents), so its slf4j binding (slf4j-simple) logs only library
+ * errors to stderr by default (see {@code simplelogger.properties}); the flag raises the level to
+ * info, which shows the library's warnings and info lines as well. slf4j-simple reads its level once, when the first logger is created, so the
  * flag takes effect only if no library class has logged yet: {@link KeepsakeCli#main} therefore
  * applies it before anything else runs, and picocli applies it again while parsing.
  */
@@ -17,8 +18,8 @@ public final class LoggingOptions {
     private boolean verbose;
 
     /** Sets the flag and, when set, raises library logging to info. */
-    @Option(names = {"-v", "--verbose"}, description = "Log library messages at info level to stderr, and print stack"
-            + " traces of errors.")
+    @Option(names = {"-v", "--verbose"}, description = "Also log the library's warnings and info messages to stderr"
+            + " (by default only its errors), and print stack traces of errors.")
     public void setVerbose(boolean verbose) {
         this.verbose = verbose;
         if (verbose) {

@@ -115,4 +115,36 @@ class CliJarsIT {
         assertThat(verbose.exitCode()).as(verbose.err()).isZero();
         assertThat(verbose.err()).contains("NativeCodeLoader");
     }
+
+    /** A damaged savepoint under its own namespace: the byte at 20 of its {@code _metadata.ser} flipped. */
+    private io.keepsake.storage.SavepointHandle damagedSavepoint(String name) throws Exception {
+        io.keepsake.storage.SavepointHandle sp = ToolRun.savepoint(temp.resolve(name), 5);
+        ListInspectVerifyTest.flipByte(Path.of(sp.location(), "_metadata.ser"), 20);
+        return sp;
+    }
+
+    @Test
+    void libraryWarningsShowOnlyWithVerboseWhileTheToolStillReportsTheDamage() throws Exception {
+        io.keepsake.storage.SavepointHandle listed = damagedSavepoint("listed");
+        io.keepsake.storage.SavepointHandle quietOne = damagedSavepoint("quiet");
+        io.keepsake.storage.SavepointHandle verboseOne = damagedSavepoint("verbose");
+
+        Run list = run(LOCAL, "list", "--namespace", temp.resolve("listed").toString());
+        assertThat(list.exitCode()).as(list.err()).isEqualTo(ExitCodes.CORRUPTED);
+        assertThat(list.out()).contains("corrupted: ", listed.savepointId());
+        assertThat(list.err()).doesNotContain(" WARN ", " INFO ");
+
+        // Deleting a savepoint whose metadata does not verify: the library warns, the tool says it itself.
+        Run quiet = run(LOCAL, "delete", "--yes", "--namespace", temp.resolve("quiet").toString(), ToolRun.JOB,
+                quietOne.savepointId());
+        Run verbose = run(LOCAL, "delete", "--yes", "-v", "--namespace", temp.resolve("verbose").toString(), ToolRun.JOB,
+                verboseOne.savepointId());
+
+        assertThat(quiet.exitCode()).as(quiet.err()).isZero();
+        assertThat(quiet.out()).contains("Deleted unreadable savepoint " + quietOne.savepointId());
+        assertThat(quiet.err()).as("no library line without -v").doesNotContain(" WARN ", " INFO ");
+        assertThat(verbose.exitCode()).as(verbose.err()).isZero();
+        assertThat(verbose.out()).contains("Deleted unreadable savepoint " + verboseOne.savepointId());
+        assertThat(verbose.err()).as("-v shows the library's lines").contains(" WARN ", "whose metadata does not verify");
+    }
 }

@@ -7,13 +7,28 @@ import java.util.function.LongSupplier;
 /**
  * A one-line progress report for long work (verify, migrate) on stderr: bytes done of the total,
  * rate and estimated time left, redrawn in place with a carriage return at most every
- * {@link #INTERVAL_NANOS}. A disabled report prints nothing at all, which is what the tool uses
+ * {@link #INTERVAL_NANOS}. Small or quick work prints nothing: no line is drawn before
+ * {@link #QUIET_NANOS} have passed, nor ever for a known total below {@link #QUIET_BYTES}. The
+ * estimated time left is shown only once {@link #ETA_AFTER_NANOS} have passed and
+ * {@link #ETA_AFTER_PERCENT} percent of the total is done; before that a rate says too little. A disabled report prints nothing at all, which is what the tool uses
  * when stderr is not a terminal or {@code --json} is given. Not thread-safe: one thread advances it.
  */
 public final class Progress implements AutoCloseable {
 
     /** The shortest time between two redraws: a quarter of a second. */
     public static final long INTERVAL_NANOS = 250_000_000L;
+
+    /** Work that ends within this time from the start (one second) prints nothing. */
+    public static final long QUIET_NANOS = 1_000_000_000L;
+
+    /** A known total below this (1 MiB) prints nothing, however long the work takes. */
+    public static final long QUIET_BYTES = 1L << 20;
+
+    /** The estimated time left is shown only after this long (two seconds)... */
+    public static final long ETA_AFTER_NANOS = 2_000_000_000L;
+
+    /** ...and once this share of the total (5%) is done. */
+    public static final int ETA_AFTER_PERCENT = 5;
 
     private final PrintWriter err;
     private final boolean enabled;
@@ -68,13 +83,19 @@ public final class Progress implements AutoCloseable {
         if (!enabled) {
             return;
         }
+        if (smallTotal()) {
+            return;
+        }
         long now = nanoClock.getAsLong();
-        if (now - lastDraw >= INTERVAL_NANOS) {
+        if (now - start >= QUIET_NANOS && now - lastDraw >= INTERVAL_NANOS) {
             draw(now);
         }
     }
 
-    /** Draws the final figures and ends the line, when anything was counted; a second call does nothing. */
+    /**
+     * Draws the final figures and ends the line, when anything was counted and the work was neither
+     * small nor quick (see the class comment); a second call does nothing.
+     */
     @Override
     public void close() {
         if (!enabled || closed) {
@@ -84,9 +105,17 @@ public final class Progress implements AutoCloseable {
         if (done == 0 && !drawn) {
             return;
         }
-        draw(nanoClock.getAsLong());
+        long now = nanoClock.getAsLong();
+        if (!drawn && (smallTotal() || now - start < QUIET_NANOS)) {
+            return;
+        }
+        draw(now);
         err.println();
         err.flush();
+    }
+
+    private boolean smallTotal() {
+        return total > 0 && total < QUIET_BYTES;
     }
 
     private void draw(long now) {
@@ -106,7 +135,8 @@ public final class Progress implements AutoCloseable {
 
     /**
      * The progress line, such as {@code verify: 120.0 MiB of 300.0 MiB (40%), 25.3 MiB/s, ETA 7s};
-     * without a known total it has bytes and rate only, and before any time has passed no rate.
+     * without a known total it has bytes and rate only, before any time has passed no rate, and
+     * before {@link #ETA_AFTER_NANOS} and {@link #ETA_AFTER_PERCENT} percent of the total no ETA.
      */
     public static String format(String label, long done, long total, long elapsedNanos) {
         StringBuilder b = new StringBuilder(label).append(": ").append(bytes(done));
@@ -117,7 +147,7 @@ public final class Progress implements AutoCloseable {
         if (elapsedNanos > 0 && done > 0) {
             double perSecond = done * 1e9 / elapsedNanos;
             b.append(", ").append(bytes((long) perSecond)).append("/s");
-            if (total > 0) {
+            if (total > 0 && elapsedNanos >= ETA_AFTER_NANOS && done * 100 >= total * ETA_AFTER_PERCENT) {
                 long left = Math.max(0, total - done);
                 b.append(", ETA ").append(duration((long) Math.ceil(left / perSecond)));
             }
