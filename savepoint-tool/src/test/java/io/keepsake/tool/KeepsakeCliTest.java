@@ -81,11 +81,12 @@ class KeepsakeCliTest {
     }
 
     @Test
-    void withoutASubcommandItPrintsUsageAndExitsTwo() {
+    void withoutASubcommandItNamesTheCommandsAndExitsTwo() {
         ToolRun.Result r = ToolRun.run();
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("Usage: keepsake", "list", "inspect", "verify", "delete", "gc", "migrate", "demo");
+        assertThat(r.err()).contains("name a command", "list", "inspect", "verify", "delete", "gc", "migrate",
+                "prepare-restore", "demo", "keepsake --help");
     }
 
     @Test
