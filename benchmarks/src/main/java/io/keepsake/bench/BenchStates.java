@@ -65,10 +65,10 @@ public final class BenchStates {
         return List.copyOf(pipelines);
     }
 
-    /** Actions of the goals report's one-pipeline states, as in issue 10. */
+    /** Actions of the goals report's one-pipeline states. */
     public static final int REPORT_ACTIONS = 4;
 
-    /** Subtasks per action of the goals report's one-pipeline states, as in issue 10. */
+    /** Subtasks per action of the goals report's one-pipeline states. */
     public static final int REPORT_PARALLELISM = 16;
 
     /**

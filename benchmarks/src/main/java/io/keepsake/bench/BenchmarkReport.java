@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * The goals report of issue 10: every row of its goals table measured in one run, Keepsake
+ * The goals report: every row of its goals table measured in one run, Keepsake
  * beside the released SeaTunnel 2.3.8 path and the raw disk, interleaved round by round, each
  * row with its median ratio, its spread and whether it meets its goal; then how each section
  * measured, and the machine.

@@ -4,7 +4,7 @@ package io.keepsake.bench;
  * One row of the report's goals table: what is compared, the goal, what was measured and whether it meets the goal.
  *
  * @param comparison what is compared with what, and at which size
- * @param goal       the goal, as issue 10 words it
+ * @param goal       the goal, as the report states it
  * @param measured   the measured figure (usually the median ratio)
  * @param spread     its spread over the interleaved rounds, or how it was obtained
  * @param verdict    met, not met, only reported, or not run

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Issue 21 item 6: a checkpoint store and a savepoint store through the SeaTunnel plugin on a state
+ * A checkpoint store and a savepoint store through the SeaTunnel plugin on a state
  * of about 170 KB the released 2.3.8 engine produced, against the same bytes written with one
  * fsync. The stores have to run beside the engine, so they are measured by the plugin's
  * {@code StoreCostTest}, which leaves every round's times in

@@ -1,5 +1,5 @@
 /**
- * The goals report of issue 10 and the JMH benchmarks.
+ * The goals report (Keepsake beside the released SeaTunnel path and the raw disk) and the JMH benchmarks.
  *
  * <p>{@link io.keepsake.bench.BenchmarkReport} runs its {@link io.keepsake.bench.ReportSection}s
  * (Keepsake beside the released SeaTunnel 2.3.8 path, {@link io.keepsake.bench.SeaTunnelPath},
