@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The public records and entry points of the API module refuse a null with an
- * {@link InvalidStorageArgumentException} naming it, never a {@link NullPointerException}
- * (issue 20, item 5). The storage's own entries are in the contract kit
+ * {@link InvalidStorageArgumentException} naming it, never a {@link NullPointerException}.
+ * The storage's own entries are in the contract kit
  * ({@code StorageBadInputContractTest}), so every backend runs them.
  */
 class NullArgumentsAreTypedTest {

@@ -12,7 +12,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Issue 8 items 7 and 8: what a commit would write is refused up front when a read would refuse it. */
+/** What a commit would write is refused up front when a read would refuse it. */
 class WriteAcceptsWhatReadAcceptsTest {
 
     private static SavepointRequest request(String producerVersion, Map<String, String> properties) {

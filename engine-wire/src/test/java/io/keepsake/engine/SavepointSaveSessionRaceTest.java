@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 8 item 8: opens of one job's session that race never throw anything but
+ * Opens of one job's session that race never throw anything but
  * {@link SavepointInProgressException}, whose message names the session in progress.
  */
 class SavepointSaveSessionRaceTest {

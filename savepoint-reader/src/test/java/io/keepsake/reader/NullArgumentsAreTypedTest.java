@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * The restore and save entries (the restorer, the reader registry, the save session and the
  * restored state) refuse a null with an {@link InvalidStorageArgumentException} naming it, never
- * a {@link NullPointerException} (issue 20, item 5).
+ * a {@link NullPointerException}.
  */
 class NullArgumentsAreTypedTest {
 

@@ -147,7 +147,7 @@ class RecoverLatestVersusRestoreSavepointTest {
 
     /**
      * A payload that is a directory or a FIFO is corruption like a flipped byte: recovery fails on
-     * it without fallback, skips it with fallback, and never blocks on the FIFO (issue 20, item 6).
+     * it without fallback, skips it with fallback, and never blocks on the FIFO.
      */
     @Test
     void recoveryFallsBackPastAPayloadThatIsADirectoryOrAFifo() throws Exception {

@@ -105,7 +105,7 @@ class StorageListenerTest {
         return h.meta().manifest().stream().mapToLong(e -> e.length()).sum();
     }
 
-    /** Issue 24, item 7: a mixed recovery names the savepoint that contributed, not null. */
+    /** A mixed recovery names the savepoint that contributed, not null. */
     @Test
     void aRecoveryFromACheckpointFileAndASavepointReportsTheSavepoint() throws Exception {
         SavepointHandle sp = save(4, 1, 2);

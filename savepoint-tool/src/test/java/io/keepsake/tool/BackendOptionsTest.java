@@ -89,7 +89,7 @@ class BackendOptionsTest {
         assertThat(options.resolve(false, null).configuration()).isEqualTo(Map.of("namespace", "/data/ns"));
     }
 
-    /** Issue 24, item 7: {@code -D create-roots=true} on a command that creates nothing is refused, not overridden. */
+    /** {@code -D create-roots=true} on a command that creates nothing is refused, not overridden. */
     @Test
     void aCreateRootsFlagAskingForMoreThanTheCommandDoesIsRefused() {
         BackendOptions options = new BackendOptions();

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Item 12: shell completion, and gc leaving no empty folders behind. */
+/** Shell completion, and gc leaving no empty folders behind. */
 class CompletionAndGcTest {
 
     @TempDir

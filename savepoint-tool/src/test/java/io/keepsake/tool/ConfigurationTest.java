@@ -12,7 +12,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Item 11: SeaTunnel's seatunnel.yaml, backend aliases, durations as typed, HDFS on file://. */
+/** SeaTunnel's seatunnel.yaml, backend aliases, durations as typed, HDFS on file://. */
 class ConfigurationTest {
 
     @TempDir
@@ -90,8 +90,7 @@ class ConfigurationTest {
     /**
      * {@code --config} reads only a regular file of at most 1 MiB: a FIFO, a directory or a device
      * is refused without being opened (nothing blocks), a 20 GiB sparse file by its size (no
-     * OutOfMemoryError); each is a usage error (exit 2) with one line naming the path, in JSON too
-     * (issue 20, item 5).
+     * OutOfMemoryError); each is a usage error (exit 2) with one line naming the path, in JSON too.
      */
     @Test
     void aConfigThatIsNotASmallRegularFileIsAUsageErrorNamingIt() throws Exception {

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Issue 8 item 8: an age no clock can subtract is a usage error (exit 2), not a failure (exit 1). */
+/** An age no clock can subtract is a usage error (exit 2), not a failure (exit 1). */
 class GcAgeBoundTest {
 
     @TempDir

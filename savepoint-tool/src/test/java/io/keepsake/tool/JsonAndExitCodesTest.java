@@ -10,7 +10,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Items 8 and 9: one JSON schema on every command, errors included, and exit codes that agree. */
+/** One JSON schema on every command, errors included, and exit codes that agree. */
 class JsonAndExitCodesTest {
 
     @TempDir

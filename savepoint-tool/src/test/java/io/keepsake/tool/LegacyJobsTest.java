@@ -14,7 +14,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Item 10: jobs with only legacy checkpoints are listed with what migrate would do; migrate is idempotent. */
+/** Jobs with only legacy checkpoints are listed with what migrate would do; migrate is idempotent. */
 class LegacyJobsTest {
 
     private static final String OTHER = "700000000000000456";

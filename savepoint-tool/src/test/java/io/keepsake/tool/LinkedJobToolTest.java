@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 8 item 4 through the operator tool: a job directory that is a link is never deleted through. */
+/** Through the operator tool: a job directory that is a link is never deleted through. */
 class LinkedJobToolTest {
 
     @TempDir

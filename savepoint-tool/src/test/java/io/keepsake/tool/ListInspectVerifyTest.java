@@ -162,7 +162,7 @@ class ListInspectVerifyTest {
 
     /**
      * A payload that is a directory or a FIFO is corruption: {@code verify}, {@code list --verify}
-     * and {@code inspect --decode} exit 4 naming it, and the FIFO is never opened (issue 20, item 6).
+     * and {@code inspect --decode} exit 4 naming it, and the FIFO is never opened.
      */
     @Test
     void aPayloadThatIsADirectoryOrAFifoExitsFourAndNeverBlocks() throws Exception {

@@ -103,7 +103,7 @@ class MigrateCommandTest {
     }
 
     /**
-     * Issue 21, item 7: a job whose newest checkpoints a savepoint already holds (as SeaTunnel's
+     * A job whose newest checkpoints a savepoint already holds (as SeaTunnel's
      * Keepsake plugin keeps one beside its checkpoint file) is not proposed for migration.
      */
     @Test
@@ -126,7 +126,7 @@ class MigrateCommandTest {
         assertThat(json.out()).contains("\"state\": \"kept\"");
     }
 
-    /** Issue 21, item 7: an empty default savepoint root says where else savepoints may be. */
+    /** An empty default savepoint root says where else savepoints may be. */
     @Test
     void anEmptyDefaultSavepointRootSaysSavepointPathMayBeElsewhere() throws Exception {
         Files.createDirectories(namespace);

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Items 5 and 6: reading creates nothing, and a savepoint is addressed by its directory path. */
+/** Reading creates nothing, and a savepoint is addressed by its directory path. */
 class ReadOnlyAndPathTest {
 
     @TempDir

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 24 items 6 and 4: a damaged savepoint is still shown with what can be read and why it
+ * A damaged savepoint is still shown with what can be read and why it
  * failed; list gives the same one-line reason verify gives; a folder Keepsake did not write is
  * listed as foreign (gc's own decision), not as incomplete forever; gc reports the age it was asked.
  */

@@ -11,7 +11,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21's cluster test: two SeaTunnel 2.3.8 engine members in child JVMs ({@link EngineCluster})
+ * The cluster test: two SeaTunnel 2.3.8 engine members in child JVMs ({@link EngineCluster})
  * and a client in the test JVM share one Keepsake namespace ({@link SharedBackend}: a local directory,
  * the HDFS mini cluster or S3 through S3Proxy); a streaming job with two pipelines runs
  * on the cluster and the member that runs the job's master is killed with SIGKILL while the job

@@ -18,7 +18,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21's cluster test, savepoints: two SeaTunnel 2.3.8 engine members in child JVMs
+ * The cluster test, savepoints: two SeaTunnel 2.3.8 engine members in child JVMs
  * ({@link EngineCluster}) share one Keepsake namespace ({@link SharedBackend}); a streaming job with
  * two pipelines is saved on the cluster, and the cluster is restarted or its master killed.
  *

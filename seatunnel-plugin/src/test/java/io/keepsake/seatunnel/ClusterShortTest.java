@@ -11,7 +11,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21's cluster scenario in short, in the default build: one {@link EngineCluster} of two
+ * The cluster scenario in short, in the default build: one {@link EngineCluster} of two
  * SeaTunnel 2.3.8 members per backend (HDFS and S3, the shared storages a cluster uses) runs a
  * streaming job of two pipelines through a failover, a stop-with-savepoint and a restore, while a gc
  * from the test JVM runs throughout with the members' short lease and must remove nothing but what

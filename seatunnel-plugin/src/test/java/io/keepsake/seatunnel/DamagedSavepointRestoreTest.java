@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 21 item 1 as the operator met it: a savepoint, a restore from it, later checkpoints, SIGKILL
+ * A damaged older bundle as an operator meets it: a savepoint, a restore from it, later checkpoints, SIGKILL
  * of the engine (a child JVM running {@link CrashingEngineMain}), one byte of the old bundle's
  * {@code _metadata.ser} flipped. A new engine's {@code -r} must restore the newest checkpoint, which
  * is intact, without being stopped by the older damaged bundle.
@@ -78,7 +78,7 @@ class DamagedSavepointRestoreTest {
             engine.cancel(jobId);
         }
         assertThat(Files.exists(metadata)).as("the damaged bundle stays until an operator deletes it").isTrue();
-        Figures.record("issue 21 item 1 (save, restore, SIGKILL, damaged old bundle, restore on a new engine), ms",
+        Figures.record("damaged older bundle (save, restore, SIGKILL, damaged old bundle, restore on a new engine), ms",
                 KeepsakePluginScenariosTest.millisSince(t0));
     }
 

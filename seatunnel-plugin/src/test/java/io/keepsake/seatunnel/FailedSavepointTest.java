@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21 item 5 on the embedded SeaTunnel 2.3.8 engine: stop-with-savepoint ({@code seatunnel.sh -s})
+ * On the embedded SeaTunnel 2.3.8 engine: stop-with-savepoint ({@code seatunnel.sh -s})
  * when the savepoint root cannot take the bundle while the namespace stays writable. Without the
  * plugin's refusal of later checkpoints the engine restarts the pipeline and the job stays in
  * {@code DOING_SAVEPOINT} for good; with it the job ends {@code FAILED} after the engine's retries.

@@ -88,7 +88,7 @@ class KeepsakePluginScenariosTest {
     }
 
     /**
-     * Issue 21 item 2: an operator restores an older savepoint on purpose. After a first savepoint, a
+     * An operator restores an older savepoint on purpose. After a first savepoint, a
      * restore and a second savepoint, {@code keepsake prepare-restore JOB <first>} (the library call
      * the command makes) writes the first savepoint's state as the job's newest checkpoint; {@code -r}
      * then restores it and the job's checkpoint ids continue above it.
@@ -141,7 +141,7 @@ class KeepsakePluginScenariosTest {
                 .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(restoresAs + 1));
         engine.cancel(jobId);
         assertThat(savepoints.list(jobId)).as("both savepoints stay").hasSize(2);
-        Figures.record("issue 21 item 2 (two savepoints, prepare-restore of the first, restore), ms", millisSince(t0));
+        Figures.record("prepare-restore (two savepoints, prepare-restore of the first, restore), ms", millisSince(t0));
     }
 
     /** Scenario 3: a restored batch job reaching FINISHED keeps its savepoint. */

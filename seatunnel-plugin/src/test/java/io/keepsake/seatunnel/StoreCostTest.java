@@ -30,7 +30,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 21 item 6: the cost of one checkpoint store and one savepoint store through the plugin, on a
+ * The cost of one checkpoint store and one savepoint store through the plugin, on a
  * state of about 170 KB that the embedded SeaTunnel 2.3.8 engine produced (FakeSource holding many
  * splits), beside the floor: the same {@code .ser} bytes written to a new file in the same
  * directory tree with one fsync. The stores run while the engine is up, in its JVM, round by round

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Issue 8 items 4 and 6 on {@code file://} through Hadoop's raw local file system, where links are
+ * On {@code file://} through Hadoop's raw local file system, where links are
  * real: no component below a root is followed through a link, and nothing blocks on a FIFO.
  */
 class HdfsLocalPathHardeningTest {

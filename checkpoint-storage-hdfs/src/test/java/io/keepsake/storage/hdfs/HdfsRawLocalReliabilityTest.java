@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Nested;
 
 import java.util.Map;
 /**
- * The reliability suites (concurrency, multi-process, SIGKILL, issue 8 regressions) on the HDFS
+ * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on the HDFS
  * backend over {@code file://} (Hadoop's raw local file system), opened through the factory id
  * {@code hdfs} with {@code storage.type local}.
  */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Nested;
 
 import java.nio.file.Path;
 /**
- * The reliability suites (concurrency, multi-process, SIGKILL, issue 8 regressions) on a real
+ * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on a real
  * in-process HDFS, one cluster for the whole class, opened only through the factory id
  * {@code hdfs}; child JVMs reach the cluster over its NameNode address.
  */

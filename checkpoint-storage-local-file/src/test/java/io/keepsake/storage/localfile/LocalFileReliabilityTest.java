@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Nested;
 
 import java.util.Map;
 /**
- * The reliability suites (concurrency, multi-process, SIGKILL, issue 8 regressions) on the local
+ * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on the local
  * backend, opened only through its factory id {@code localfile}.
  */
 class LocalFileReliabilityTest {

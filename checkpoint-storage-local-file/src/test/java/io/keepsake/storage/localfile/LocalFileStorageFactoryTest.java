@@ -35,7 +35,7 @@ class LocalFileStorageFactoryTest {
         }
     }
 
-    /** Issue 24, item 7: the library accepts the backend names the operator tool accepts. */
+    /** The library accepts the backend names the operator tool accepts. */
     @Test
     void theToolsAliasesOfTheLocalBackendFindItToo() {
         for (String name : List.of("local", "file", "LocalFile", " localfile ")) {

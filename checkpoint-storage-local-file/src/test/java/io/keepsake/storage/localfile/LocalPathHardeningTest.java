@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Issue 8 items 4 and 6 on the local disk: no path component below a root is followed through a
+ * On the local disk: no path component below a root is followed through a
  * symbolic link, and nothing blocks on a FIFO.
  */
 class LocalPathHardeningTest {

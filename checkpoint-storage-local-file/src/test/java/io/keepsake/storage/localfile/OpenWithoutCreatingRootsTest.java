@@ -76,7 +76,7 @@ class OpenWithoutCreatingRootsTest {
         }
     }
 
-    /** A linked default savepoint root is named a symbolic link, not "a file" (issue 20, item 7). */
+    /** A linked default savepoint root is named a symbolic link, not "a file". */
     @Test
     void aLinkedDefaultSavepointRootIsNamedALinkThatIsNotFollowed() throws Exception {
         Path ns = Files.createDirectories(temp.resolve("ns"));

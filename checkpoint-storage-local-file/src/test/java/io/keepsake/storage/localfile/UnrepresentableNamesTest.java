@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * Issue 8 item 8: a directory entry whose name the JVM's file-name encoding cannot represent is
+ * A directory entry whose name the JVM's file-name encoding cannot represent is
  * skipped by listings with a warning; it never fails the whole listing.
  */
 class UnrepresentableNamesTest {

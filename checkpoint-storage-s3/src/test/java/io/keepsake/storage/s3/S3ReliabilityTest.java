@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Nested;
 import java.nio.file.Path;
 
 /**
- * The reliability suites (concurrency, multi-process, SIGKILL, issue 8 regressions) on an
+ * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on an
  * in-process S3Proxy, one server for the whole class, opened only through the factory id
  * {@code s3} with SeaTunnel's keys; child JVMs reach the server over HTTP with the same keys.
  */
