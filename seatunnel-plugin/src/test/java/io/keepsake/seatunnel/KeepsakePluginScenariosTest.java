@@ -17,8 +17,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scenarios 2-6 and 9 of docs/seatunnel.md's "How it is tested" on one embedded SeaTunnel 2.3.8 engine, with the Keepsake plugin
- * chosen as {@code checkpoint.storage.type = keepsake}.
+ * Scenarios 2-6 and 9 of docs/seatunnel.md's "How it is tested" on one embedded SeaTunnel 2.3.8
+ * engine, with the Keepsake plugin chosen as {@code checkpoint.storage.type = keepsake}.
  */
 class KeepsakePluginScenariosTest {
 
