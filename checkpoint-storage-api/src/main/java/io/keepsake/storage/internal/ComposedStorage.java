@@ -81,6 +81,20 @@ public final class ComposedStorage implements KeepsakeStorage {
      * need many chunks in few bytes, or that show a reader takes the size from the manifest.
      */
     public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, int chunkSize) {
+        return open(fs, options, chunkSize, null);
+    }
+
+    /**
+     * Like {@link #open(StorageFileSystem, StorageOptions)}, running the deletes that follow each
+     * publication on {@code tidying} instead of a thread of the storage's own: for a schedule
+     * explorer that runs them as an actor of their own. The storage's close does not wait for it.
+     */
+    public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, java.util.concurrent.Executor tidying) {
+        return open(fs, options, ChunkDigests.CHUNK_SIZE, tidying);
+    }
+
+    private static ComposedStorage open(StorageFileSystem fs, StorageOptions options, int chunkSize,
+                                        java.util.concurrent.Executor tidying) {
         if (fs == null) {
             throw new InvalidStorageArgumentException("Cannot open storage: the file system is null");
         }
@@ -94,7 +108,7 @@ public final class ComposedStorage implements KeepsakeStorage {
         StorageLayout layout = StorageLayout.of(fs, options.namespace(), options.savepointPath());
         FormatSettings format = new FormatSettings(options.formatVersion(), chunkSize,
                 new ChunkVerification(options.verifyThreads()));
-        return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis()), newAsyncWriter(),
+        return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis(), tidying), newAsyncWriter(),
                 true, options.periodicMaxRetained(), new Listeners(), format);
     }
 
