@@ -32,9 +32,10 @@ import java.util.concurrent.TimeUnit;
  * <p>An attempt that published may leave its last deletes (its decision, then its lease) to a
  * background executor of the storage ({@link #endAfterCommit}): its lease is no longer renewed from
  * the moment it committed, but it stays registered here, so a collection in this process keeps
- * taking the attempt for alive, until those deletes ran. {@link #close} waits a bounded time for
- * them; whatever is left then is garbage collection's, as after a crash between publication and
- * tidying. It also remembers which savepoint roots this storage found or made marked
+ * taking the attempt for alive, until those deletes ran; a collection or delete started in this
+ * process first waits a bounded time for them ({@link #awaitTidying}). {@link #close} waits a
+ * bounded time for them too; whatever is left then is garbage collection's, as after a crash
+ * between publication and tidying. It also remembers which savepoint roots this storage found or made marked
  * ({@link RootMarker}), so that the marker is looked for once per root and instance.
  * Thread-safe.
  */
@@ -209,6 +210,33 @@ public final class InFlightAttempts implements AutoCloseable {
             });
         }
         return tidying;
+    }
+
+    /**
+     * Waits, up to {@link #CLOSE_WAIT_MILLIS}, until the deletes queued after this storage's
+     * publications so far ran, so that a collection or delete started in this process begins from
+     * what they leave (as it did when they ran inside the commit). Not when the executor was given:
+     * a schedule explorer runs them as an actor racing the others.
+     */
+    void awaitTidying() {
+        Executor own;
+        synchronized (this) {
+            own = tidyingGiven || closed ? null : tidying;
+        }
+        if (own == null) {
+            return;
+        }
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        try {
+            own.execute(done::countDown);
+            if (!done.await(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOG.debug("The deletes after earlier publications are still running; going on without them");
+            }
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile: what is left is garbage collection's
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void deleteLeaseFile(Lease lease) {

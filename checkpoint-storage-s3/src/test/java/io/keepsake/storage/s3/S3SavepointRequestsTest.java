@@ -96,6 +96,37 @@ class S3SavepointRequestsTest {
         assertThat(waited).as("requests the caller waits for").hasSizeLessThanOrEqualTo(MAX_WAITED);
     }
 
+    /**
+     * A checkpoint store (170 KB, the size of a SeaTunnel FakeSource state) is one request; the
+     * rotation after it (what SeaTunnel's coordinator asks the plugin for, and the plugin's
+     * retention worker sends) is printed with its requests.
+     */
+    @Test
+    void aCheckpointStoreIsOneRequest() throws Exception {
+        RequestLog log = new RequestLog(S3ProxyServer.BUCKET);
+        S3FileSystem fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
+                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        String ns = fs.normalizeRoot(S3ProxyServer.freshDirectory("checkpoint-requests"));
+        byte[] state = new byte[170_000];
+        new Random(7).nextBytes(state);
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, new StorageOptions(ns, null, null, 0, Map.of(),
+                StorageOptions.DEFAULT_LEASE_TIMEOUT_MILLIS))) {
+            storage.storeCheckPoint(new io.keepsake.storage.PipelineState("job1", 1, 1, state));
+            long start = System.nanoTime();
+            storage.storeCheckPoint(new io.keepsake.storage.PipelineState("job1", 1, 2, state));
+            long stored = System.nanoTime();
+            storage.deleteCheckpoint("job1", "1", List.of("1"));
+            long rotated = System.nanoTime();
+            List<RequestLog.Request> store = log.within(start, stored);
+            List<RequestLog.Request> rotation = log.within(stored, rotated);
+            System.out.printf("Checkpoint store (170 KB): %d requests%n%s", store.size(), RequestLog.table(store, start));
+            System.out.printf("Rotation of one checkpoint: %d requests, %d sequential%n%s", rotation.size(),
+                    RequestLog.sequential(rotation), RequestLog.table(rotation, stored));
+            assertThat(store).as("one conditional PUT").singleElement()
+                    .satisfies(r -> assertThat(r.method()).isEqualTo("PUT"));
+        }
+    }
+
     private static List<RequestLog.Request> waitedFor(List<RequestLog.Request> rs) {
         return rs.stream().filter(r -> !r.thread().equals(InFlightAttempts.TIDYING_THREAD_NAME)).toList();
     }
