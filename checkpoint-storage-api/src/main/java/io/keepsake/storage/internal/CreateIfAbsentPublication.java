@@ -146,7 +146,11 @@ final class CreateIfAbsentPublication implements Publication {
      * for good); absent, another's or unreadable, it is left (a delete of the savepoint removed
      * it, and garbage collection tidies whatever is left). Until this ran the decision says
      * "publishing" to every reader, which is what it is; its lease file goes after it, so that no
-     * collection takes the decision for a gone writer's unfinished publication meanwhile.
+     * collection takes the decision for a gone writer's unfinished publication meanwhile. The read
+     * and the delete are two steps: between them a delete of the savepoint may remove the decision
+     * and a collection may then create "collected" under the same (attempt-unique) name for files
+     * of this attempt left behind. Removing that only lets a later collection decide again: the one
+     * actor that acts on a missing decision is this attempt's writer, whose commit has returned.
      */
     @Override
     public Runnable tidyingAfterCommit() {
