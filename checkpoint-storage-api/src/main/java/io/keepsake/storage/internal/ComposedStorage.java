@@ -120,6 +120,15 @@ public final class ComposedStorage implements KeepsakeStorage {
         });
     }
 
+    /**
+     * Waits, up to 10 seconds, until the deletes that this storage's commits so far left to its
+     * background thread (each attempt's decision and lease, where publication is create-if-absent)
+     * ran: for tests that compare the files under the roots right after a commit.
+     */
+    public void awaitTidying() {
+        inFlight.awaitTidying();
+    }
+
     /** The primitives underneath, for tests of this module and the backends' own tests. */
     public StorageFileSystem fileSystem() {
         return layout.fileSystem();
