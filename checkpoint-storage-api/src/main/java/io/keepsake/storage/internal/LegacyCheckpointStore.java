@@ -115,8 +115,20 @@ public final class LegacyCheckpointStore {
         };
     }
 
+    /**
+     * Creates a temporary file in the job's folder, which after the job's first checkpoint exists:
+     * without walking and creating the folders above it each time, unless it is missing.
+     */
+    private SyncableOutputStream createTemp(String temp) throws IOException {
+        try {
+            return fs.createInExistingDirectory(temp, true);
+        } catch (NoSuchFileException e) {
+            return fs.create(temp, true);
+        }
+    }
+
     private void writeTemp(String temp, byte[] bytes) throws IOException {
-        try (SyncableOutputStream out = fs.create(temp, true)) {
+        try (SyncableOutputStream out = createTemp(temp)) {
             out.write(bytes);
             out.sync();
         }
