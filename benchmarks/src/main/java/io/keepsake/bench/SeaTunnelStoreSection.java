@@ -86,15 +86,6 @@ public final class SeaTunnelStoreSection implements ReportSection {
                 + Spread.of(rounds.get("localfile")).medianMillis() + "; publication by rename alone costs "
                 + protocol.medianRatio() + " of the floor (" + protocol.ratioSpread() + "). Machine: "
                 + facts.getOrDefault("machine", "?") + ".");
-        if (rounds.containsKey("rename-first-floor")) {
-            Spread order = Spread.of(Spread.ratios(rounds.get("rename-first-floor"), rounds.get("floor")));
-            Spread store = Spread.of(Spread.ratios(rounds.get("checkpoint"), rounds.get("rename-first-floor")));
-            notes.add("SeaTunnel plugin stores: the local disk's checkpoint order in plain Java (temp write, rename,"
-                    + " fsync, directory fsync; " + Spread.of(rounds.get("rename-first-floor")).medianMillis()
-                    + ") costs " + order.medianRatio() + " of the floor (" + order.ratioSpread() + "), and the"
-                    + " plugin's checkpoint store " + store.medianRatio() + " of that order (" + store.ratioSpread()
-                    + ").");
-        }
         if (rounds.containsKey("savepoint-sequential")) {
             Spread staged = Spread.of(Spread.ratios(rounds.get("savepoint"), rounds.get("savepoint-sequential")));
             notes.add("SeaTunnel plugin stores: a savepoint store with its .ser staged while the bundle commits vs the"

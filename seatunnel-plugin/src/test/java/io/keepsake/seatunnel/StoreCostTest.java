@@ -82,7 +82,6 @@ class StoreCostTest {
         long[] saved = new long[ROUNDS];
         long[] renamed = new long[ROUNDS];
         long[] sequential = new long[ROUNDS];
-        long[] renamedFirst = new long[ROUNDS];
         Path sequentialRoot = dir.resolve("keepsake-sequential");
         Files.createDirectories(sequentialRoot);
         io.keepsake.storage.CheckpointStorage sequentialStorage = new io.keepsake.storage.localfile.LocalFileStorageFactory()
@@ -91,8 +90,6 @@ class StoreCostTest {
                 (SavepointStorage) sequentialStorage, false);
         Path renameDir = dir.resolve("rename-floor");
         Files.createDirectories(renameDir);
-        Path renameFirstDir = dir.resolve("rename-first-floor");
-        Files.createDirectories(renameFirstDir);
         int stateBytes = 0;
         for (int i = 0; i < total; i++) {
             PipelineState cp = seatunnelState(jobId, 10_000 + 2L * i, withId(checkpoint, 10_000 + 2L * i,
@@ -102,9 +99,9 @@ class StoreCostTest {
             byte[] floorBytes = PipelineStateCodec.encode(new io.keepsake.storage.PipelineState(jobId, 1,
                     cp.getCheckpointId(), cp.getStates()));
             stateBytes = floorBytes.length;
-            long[] t = new long[7];
-            for (int k = 0; k < 7; k++) {
-                int which = (k + i) % 7;
+            long[] t = new long[6];
+            for (int k = 0; k < 6; k++) {
+                int which = (k + i) % 6;
                 long a = System.nanoTime();
                 switch (which) {
                     case 0 -> writeAndFsync(floorDir.resolve(i + ".ser"), floorBytes);
@@ -112,8 +109,7 @@ class StoreCostTest {
                     case 2 -> seatunnel.storeCheckPoint(cp);
                     case 3 -> keepsake.storeCheckPoint(sp);
                     case 4 -> writeFsyncRenameSyncDirectory(renameDir, i + ".ser", floorBytes);
-                    case 5 -> keepsakeSequential.storeCheckPoint(sp);
-                    default -> writeRenameFsyncSyncDirectory(renameFirstDir, i + ".ser", floorBytes);
+                    default -> keepsakeSequential.storeCheckPoint(sp);
                 }
                 t[which] = System.nanoTime() - a;
             }
@@ -124,7 +120,6 @@ class StoreCostTest {
                 saved[i - WARMUP] = t[3];
                 renamed[i - WARMUP] = t[4];
                 sequential[i - WARMUP] = t[5];
-                renamedFirst[i - WARMUP] = t[6];
             }
         }
         assertThat(new Namespace(keepsakeRoot).checkpoints(Long.parseLong(jobId))).hasSize(2 * total);
@@ -135,8 +130,6 @@ class StoreCostTest {
         Figures.record("cost: median (IQR) us over " + ROUNDS + " rounds: floor (write + one fsync)", spread(floor, 1e-3));
         Figures.record("cost: median (IQR) us: write temp + fsync + rename + directory fsync (the checkpoint"
                 + " protocol's own floor)", spread(renamed, 1e-3));
-        Figures.record("cost: median (IQR) us: write temp + rename + fsync + directory fsync (the local disk's"
-                + " checkpoint order)", spread(renamedFirst, 1e-3));
         Figures.record("cost: median (IQR) us: keepsake checkpoint store", spread(stored, 1e-3));
         Figures.record("cost: median (IQR) us: keepsake savepoint store (bundle + .ser)", spread(saved, 1e-3));
         Figures.record("cost: median (IQR) us: SeaTunnel localfile store (no fsync)", spread(localfile, 1e-3));
@@ -154,8 +147,7 @@ class StoreCostTest {
                 + " median (IQR; min-max)", spread(ratio(saved, sequential), 1));
 
         writeRounds(stateBytes, Map.of("floor", floor, "rename-floor", renamed, "checkpoint", stored,
-                "savepoint", saved, "localfile", localfile, "savepoint-sequential", sequential,
-                "rename-first-floor", renamedFirst));
+                "savepoint", saved, "localfile", localfile, "savepoint-sequential", sequential));
         countCalls(dir.resolve("counted"), jobId, checkpoint);
         cpuOnly(jobId, checkpoint);
         withoutDisk(jobId, checkpoint);
@@ -230,20 +222,6 @@ class StoreCostTest {
         }
         Figures.record("cost: median (IQR) us: decode of the state (to tell a savepoint)", spread(decode, 1e-3));
         Figures.record("cost: median (IQR) us: encode of the .ser bytes", spread(encode, 1e-3));
-    }
-
-    /** The order the local backend stores a checkpoint in: the rename before the syncs, so one commit carries both. */
-    private static void writeRenameFsyncSyncDirectory(Path dir, String name, byte[] bytes) throws IOException {
-        Path temp = dir.resolve("." + name + ".tmp");
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                ch.write(buffer);
-            }
-            Files.move(temp, dir.resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            ch.force(true);
-        }
-        io.keepsake.storage.spi.StorageFileSystem.fsyncLocalDirectory(dir);
     }
 
     private static void writeFsyncRenameSyncDirectory(Path dir, String name, byte[] bytes) throws IOException {
