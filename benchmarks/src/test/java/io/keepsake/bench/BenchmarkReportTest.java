@@ -59,8 +59,8 @@ class BenchmarkReportTest {
         });
         assertThat(measured.subList(0, 10)).allSatisfy(row ->
                 assertThat(row.spread()).matches("IQR [0-9.]+-[0-9.]+, min-max [0-9.]+-[0-9.]+, 2 rounds(; .*)?"));
-        assertThat(rows.get(0).spread()).matches(".*; the hash \\(\\d+ cores?\\) set the bound in [0-2] of 2 rounds;"
-                + " vs the raw read alone [0-9.]+x");
+        assertThat(rows.get(0).spread()).matches(".*; bound [0-9.]+ ms = \\(read [0-9.]+ ms \\+ hash [0-9.]+ ms"
+                + " \\+ decode [0-9.]+ ms\\) / \\d+ cores?; vs the raw read alone [0-9.]+x");
         // Verify streams: a 4 MiB savepoint always fits in 128 MiB.
         assertThat(rows.get(12).measured()).isEqualTo("passes");
         // The lookup found the newest savepoint and counted the metadata files it opened.
