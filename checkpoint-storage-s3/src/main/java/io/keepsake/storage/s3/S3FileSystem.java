@@ -57,7 +57,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Writes: a created file is buffered up to one part ({@link #partSize()}); a small file is one
  * {@code PutObject}, a larger one a multipart upload with that many bytes per part, whatever its
  * size. The part size is a whole multiple of the savepoint chunk size, so every part of a
- * format-version-2 payload starts and ends on a chunk boundary (only the last part is shorter). It appears, whole, when its stream's {@code sync()} returns
+ * format-version-2 payload starts and ends on a chunk boundary (only the last part is shorter).
+ * Reads of a large payload ({@link #openWhole}) fetch ranges of whole chunks several at once. It appears, whole, when its stream's {@code sync()} returns
  * ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it, or whose upload failed, is
  * aborted on the server and leaves nothing visible. A must-create is conditional
  * ({@code If-None-Match: *} on the PUT or on {@code CompleteMultipartUpload}); a 412 is
@@ -218,7 +219,8 @@ public final class S3FileSystem implements StorageFileSystem {
      * Reads a file expected to be larger than one range ({@link #READ_RANGE_BYTES}, rounded up to
      * a whole multiple of {@code alignment}) as several ranged {@code GetObject}s at once, at most
      * {@link #READ_RANGES_IN_FLIGHT} ranges held per stream, the one being read included, so a
-     * stream holds at most that many ranges in memory (32 MiB with 1 MiB chunks). The first range
+     * stream holds at most 32 MiB of ranges in memory (with chunks larger than 16 MiB, two ranges
+     * of one chunk each). The first range
      * is asked for here; its response gives the object's length and ETag, and the later ranges ask
      * {@code If-Match} on it. A file expected to fit in one range is one plain {@code GetObject},
      * as is an object the first answer shows to fit in it (or a store that answers a range with
@@ -231,7 +233,9 @@ public final class S3FileSystem implements StorageFileSystem {
                     + expectedLength + " and alignment " + alignment + " must be at least 0 and 1");
         }
         long range = Math.max(1, (readRangeBytes + alignment - 1) / alignment) * alignment;
-        int inFlight = readRangesInFlight;
+        // chunks larger than a range make larger ranges: fewer of them are held, two at least
+        int inFlight = (int) Math.max(2, Math.min(readRangesInFlight,
+                (long) readRangeBytes * readRangesInFlight / range));
         if (expectedLength <= range || inFlight < 2 || range > Integer.MAX_VALUE - 8) {
             return open(path);
         }

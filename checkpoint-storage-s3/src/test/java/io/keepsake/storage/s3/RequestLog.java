@@ -17,8 +17,8 @@ import java.util.function.Predicate;
 
 /**
  * A client-side log of the requests an S3 client sends, one {@link Entry} per HTTP attempt: its
- * method, path, {@code Range} header, when it was sent and when it ended. A request ends when its
- * response was handled, except a {@code GetObject} (a GET without a query), which ends when its
+ * method, path, {@code Range} header, when it was sent and when it ended. An attempt that the SDK
+ * retries ends when the retry is sent. A request ends when its response was handled, except a {@code GetObject} (a GET without a query), which ends when its
  * body was read to the end, closed or aborted, so that a body still being streamed counts as a
  * request running. The bodies of GETs that {@link #hold} matches are held before their first byte
  * until {@link #release} (or until they are closed, which an aborted request is).
@@ -113,6 +113,10 @@ final class RequestLog implements ExecutionInterceptor {
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        Entry previous = attributes.getAttribute(ENTRY);
+        if (previous != null && previous.end < 0) {
+            previous.end = System.nanoTime(); // an attempt that failed, now retried
+        }
         SdkHttpRequest r = context.httpRequest();
         Entry e = new Entry(r.method().name(), r.encodedPath(), r.firstMatchingHeader("Range").orElse(null),
                 System.nanoTime());

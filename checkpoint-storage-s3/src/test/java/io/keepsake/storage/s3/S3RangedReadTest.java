@@ -26,6 +26,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -114,11 +115,20 @@ class S3RangedReadTest {
         return log.forKey("/" + file).stream().filter(e -> e.method.equals("GET")).toList();
     }
 
-    private static void await(String what, BooleanSupplier condition) {
+    private static void await(Supplier<String> what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("Timed out waiting until " + what);
+                StringBuilder threads = new StringBuilder();
+                Thread.getAllStackTraces().forEach((t, stack) -> {
+                    if (t.getName().startsWith("keepsake-")) {
+                        threads.append("\n").append(t.getName()).append(' ').append(t.getState());
+                        for (StackTraceElement frame : stack) {
+                            threads.append("\n    at ").append(frame);
+                        }
+                    }
+                });
+                throw new AssertionError("Timed out waiting until " + what.get() + "; threads:" + threads);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
@@ -207,10 +217,11 @@ class S3RangedReadTest {
                     Integer.MAX_VALUE);
             InputStream in = storage.openPayload(h, entry);
             assertThat(in.read()).isEqualTo(payload[0] & 0xff);
-            await("a range past the third is being fetched",
+            await(() -> "a range past the third is being fetched",
                     () -> gets(entry.file()).stream().anyMatch(e -> e.rangeStart() >= 3L * CHUNK && e.running()));
             in.close();
-            await("no GET of the payload runs and no range is being fetched: " + gets(entry.file()),
+            await(() -> "no GET of the payload runs and no range is being fetched: " + gets(entry.file())
+                            + ", fetches running: " + fs.rangeFetchesRunning(),
                     () -> gets(entry.file()).stream().noneMatch(RequestLog.Entry::running)
                             && fs.rangeFetchesRunning() == 0);
             assertThat(gets(entry.file()).size()).as("ranges asked for").isLessThan(16);
