@@ -261,8 +261,9 @@ final class S3RangedInputStream extends InputStream {
                 if (in.read() != -1) {
                     throw new IOException("S3 sent more than " + bytes() + " (" + fs.description() + ")");
                 }
-                in.close();
-                detach();
+                if (release(in)) {
+                    in.close();
+                }
                 result.complete(b);
             } catch (S3Exception e) {
                 result.completeExceptionally(e.statusCode() == 412
@@ -279,12 +280,11 @@ final class S3RangedInputStream extends InputStream {
                 result.completeExceptionally(e);
             } finally {
                 if (!result.isDone() || result.isCompletedExceptionally()) {
-                    if (in != null) {
+                    if (in != null && release(in)) {
                         in.abort();
                     }
                     result.completeExceptionally(new IOException("Reading " + bytes() + " was cancelled"));
                 }
-                detach();
                 fs.rangeFetchEnded();
             }
         }
@@ -318,8 +318,17 @@ final class S3RangedInputStream extends InputStream {
             return true;
         }
 
-        private synchronized void detach() {
+        /**
+         * Takes the response back from {@link #body}; true when this thread now owns it and must
+         * close or abort it, false when {@link #cancel} took it first (and aborts it) or it was
+         * never attached. A response is closed or aborted once, by one thread.
+         */
+        private synchronized boolean release(ResponseInputStream<GetObjectResponse> in) {
+            if (body != in) {
+                return false;
+            }
             body = null;
+            return true;
         }
 
         private synchronized boolean isCancelled() {
