@@ -264,7 +264,8 @@ public final class SavepointStore {
                 String what = entry.file() + " of savepoint " + handle.savepointId() + " of job " + handle.jobId();
                 java.nio.channels.ReadableByteChannel channel = fs.openChannel(path);
                 return channel != null ? format.verification().open(channel, path, what, entry)
-                        : format.verification().open(fs.open(path), path, what, entry);
+                        : format.verification().open(fs.openWhole(path, entry.length(), entry.chunks().chunkSize()), path,
+                                what, entry);
             }
             return new VerifyingInputStream(fs.open(path), path, entry.length(), entry.sha256());
         } catch (NoSuchFileException e) {

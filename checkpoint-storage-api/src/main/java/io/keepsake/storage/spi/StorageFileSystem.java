@@ -57,6 +57,23 @@ public interface StorageFileSystem extends Closeable {
     InputStream open(String path) throws IOException;
 
     /**
+     * Opens a regular file that the caller reads from its start to its end, expecting it to be
+     * {@code expectedLength} bytes long, with the same refusals as {@link #open}. The stream gives
+     * exactly what {@link #open} gives, every byte of the file in order up to its real end whatever
+     * its real length, so a caller that checks the bytes sees a file that is shorter or longer
+     * than it expected. A backend where one stream is slower than several (an object store) may
+     * fetch ranges of the file ahead, several at once, each starting at a whole multiple of
+     * {@code alignment} bytes; the default is {@link #open}.
+     *
+     * @param expectedLength the length the caller expects, at least 0
+     * @param alignment      the caller's unit of work in bytes (a payload's chunk size), at least 1
+     * @throws java.nio.file.NoSuchFileException when it is absent
+     */
+    default InputStream openWhole(String path, long expectedLength, int alignment) throws IOException {
+        return open(path);
+    }
+
+    /**
      * Opens a regular file for reading as a channel that fills direct buffers without a copy through
      * the heap, with the same refusals as {@link #open}; or returns null, without any I/O, when this
      * file system reads through {@link #open} only, which is the default. The local disk has one;

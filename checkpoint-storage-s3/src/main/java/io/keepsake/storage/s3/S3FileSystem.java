@@ -9,6 +9,7 @@ import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -40,6 +42,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The file-system primitives on S3 (or any store speaking its API with conditional writes), over
@@ -50,7 +57,8 @@ import java.util.Set;
  * <p>Writes: a created file is buffered up to one part ({@link #partSize()}); a small file is one
  * {@code PutObject}, a larger one a multipart upload with that many bytes per part, whatever its
  * size. The part size is a whole multiple of the savepoint chunk size, so every part of a
- * format-version-2 payload starts and ends on a chunk boundary (only the last part is shorter). It appears, whole, when its stream's {@code sync()} returns
+ * format-version-2 payload starts and ends on a chunk boundary (only the last part is shorter).
+ * Reads of a large payload ({@link #openWhole}) fetch ranges of whole chunks several at once. It appears, whole, when its stream's {@code sync()} returns
  * ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it, or whose upload failed, is
  * aborted on the server and leaves nothing visible. A must-create is conditional
  * ({@code If-None-Match: *} on the PUT or on {@code CompleteMultipartUpload}); a 412 is
@@ -76,6 +84,11 @@ public final class S3FileSystem implements StorageFileSystem {
     /** The user-metadata key that carries a created object's SHA-256 (hex). */
     static final String SHA256 = "keepsake-sha256";
 
+    /** Bytes per ranged read of a large file, before rounding up to a whole multiple of its chunks: 8 MiB. */
+    public static final int READ_RANGE_BYTES = 8 << 20;
+    /** Ranges of one stream held at a time, the one being read included. */
+    public static final int READ_RANGES_IN_FLIGHT = 4;
+
     private static final int DELETE_BATCH = 1000;
     private static final int CONFLICT_RETRIES = 8;
 
@@ -84,6 +97,11 @@ public final class S3FileSystem implements StorageFileSystem {
     private final int partSize;
     private final boolean conditionalWrites;
     private final String description;
+    private volatile int readRangeBytes = READ_RANGE_BYTES;
+    private volatile int readRangesInFlight = READ_RANGES_IN_FLIGHT;
+    private final AtomicInteger rangeFetchesRunning = new AtomicInteger();
+    private ExecutorService rangeReaders;
+    private boolean rangeReadersClosed;
 
     /**
      * A file system over {@code client}.
@@ -194,9 +212,68 @@ public final class S3FileSystem implements StorageFileSystem {
 
     @Override
     public InputStream open(String path) throws IOException {
+        return getObject(requireFileKey(path), path, null);
+    }
+
+    /**
+     * Reads a file expected to be larger than one range ({@link #READ_RANGE_BYTES}, rounded up to
+     * a whole multiple of {@code alignment}) as several ranged {@code GetObject}s at once, at most
+     * {@link #READ_RANGES_IN_FLIGHT} ranges held per stream, the one being read included, so a
+     * stream holds at most 32 MiB of ranges in memory (with chunks larger than 16 MiB, two ranges
+     * of one chunk each). The first range
+     * is asked for here; its response gives the object's length and ETag, and the later ranges ask
+     * {@code If-Match} on it. A file expected to fit in one range is one plain {@code GetObject},
+     * as is an object the first answer shows to fit in it (or a store that answers a range with
+     * the whole object).
+     */
+    @Override
+    public InputStream openWhole(String path, long expectedLength, int alignment) throws IOException {
+        if (expectedLength < 0 || alignment < 1) {
+            throw new InvalidStorageArgumentException("Cannot open " + path + " in ranges: expected length "
+                    + expectedLength + " and alignment " + alignment + " must be at least 0 and 1");
+        }
+        long range = Math.max(1, (readRangeBytes + alignment - 1) / alignment) * alignment;
+        // chunks larger than a range make larger ranges: fewer of them are held, two at least
+        int inFlight = (int) Math.max(2, Math.min(readRangesInFlight,
+                (long) readRangeBytes * readRangesInFlight / range));
+        if (expectedLength <= range || inFlight < 2 || range > Integer.MAX_VALUE - 8) {
+            return open(path);
+        }
         S3Path p = requireFileKey(path);
+        ResponseInputStream<GetObjectResponse> first;
         try {
-            return client.getObject(GetObjectRequest.builder().bucket(p.bucket()).key(p.key()).build());
+            first = getObject(p, path, "bytes=0-" + (range - 1));
+        } catch (RangeNotSatisfiableException e) {
+            // an empty object: read it plainly, so the caller sees it end where it expected more
+            return open(path);
+        }
+        GetObjectResponse response = first.response();
+        long[] answered = contentRange(response.contentRange());
+        if (answered == null && response.sdkHttpResponse().statusCode() == 206) {
+            first.abort();
+            throw new IOException("S3 answered the request for bytes 0 to " + (range - 1) + " of " + path
+                    + " with a part of it but no Content-Range (" + description + ")");
+        }
+        if (answered == null || answered[2] <= range || response.eTag() == null) {
+            if (answered == null || answered[2] <= range) {
+                return first; // the whole object
+            }
+            first.abort(); // without an ETag, a change between ranges would go unnoticed
+            return open(path);
+        }
+        if (answered[0] != 0 || answered[1] != range - 1) {
+            first.abort();
+            throw new IOException("S3 answered the request for bytes 0 to " + (range - 1) + " of " + path
+                    + " with bytes " + answered[0] + " to " + answered[1] + " (" + description + ")");
+        }
+        return new S3RangedInputStream(this, p, path, first, answered[2], response.eTag(), (int) range, inFlight,
+                rangeReaders());
+    }
+
+    /** A {@code GetObject} of the whole object or, with {@code range}, of a range of it. */
+    private ResponseInputStream<GetObjectResponse> getObject(S3Path p, String path, String range) throws IOException {
+        try {
+            return client.getObject(GetObjectRequest.builder().bucket(p.bucket()).key(p.key()).range(range).build());
         } catch (S3Exception e) {
             if (e.statusCode() == 404 && !"NoSuchBucket".equals(code(e))) {
                 if (stat(p, path).map(FileStatus::directory).orElse(false)) {
@@ -204,10 +281,86 @@ public final class S3FileSystem implements StorageFileSystem {
                 }
                 throw new NoSuchFileException(path);
             }
+            if (range != null && e.statusCode() == 416) {
+                throw new RangeNotSatisfiableException(path);
+            }
             throw translate(path, "open", e);
         } catch (SdkException e) {
             throw translate(path, "open", e);
         }
+    }
+
+    /** A 416 to a range that starts at byte 0: the object is empty. */
+    private static final class RangeNotSatisfiableException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        RangeNotSatisfiableException(String path) {
+            super(path);
+        }
+    }
+
+    /**
+     * A {@code Content-Range} header, {@code bytes first-last/length}, as {@code [first, last,
+     * length]} ({@code length} -1 for {@code *}); null when it is absent or not of that form.
+     */
+    static long[] contentRange(String header) {
+        if (header == null || !header.startsWith("bytes ")) {
+            return null;
+        }
+        try {
+            String spec = header.substring(6).trim();
+            int dash = spec.indexOf('-');
+            int slash = spec.indexOf('/');
+            if (dash < 0 || slash < dash) {
+                return null;
+            }
+            String total = spec.substring(slash + 1).trim();
+            return new long[] {Long.parseLong(spec.substring(0, dash).trim()),
+                    Long.parseLong(spec.substring(dash + 1, slash).trim()),
+                    total.equals("*") ? -1 : Long.parseLong(total)};
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The threads that fetch ranges, started when first needed; daemons, ended after 30 idle seconds. */
+    private synchronized ExecutorService rangeReaders() throws IOException {
+        if (rangeReadersClosed) {
+            throw new IOException("Cannot read in ranges: the S3 file system is closed (" + description + ")");
+        }
+        if (rangeReaders == null) {
+            AtomicInteger count = new AtomicInteger();
+            rangeReaders = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                    r -> {
+                        Thread t = new Thread(r, "keepsake-s3-range-" + count.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+        }
+        return rangeReaders;
+    }
+
+    void rangeFetchStarted() {
+        rangeFetchesRunning.incrementAndGet();
+    }
+
+    void rangeFetchEnded() {
+        rangeFetchesRunning.decrementAndGet();
+    }
+
+    /** How many ranges are being fetched right now, by every stream of this file system. */
+    int rangeFetchesRunning() {
+        return rangeFetchesRunning.get();
+    }
+
+    /**
+     * Sets the bytes per range (before rounding up to the caller's alignment) and the ranges
+     * held per stream, for streams opened from now on: for tests that read small payloads in
+     * several ranges.
+     */
+    void readRanges(int rangeBytes, int inFlight) {
+        this.readRangeBytes = rangeBytes;
+        this.readRangesInFlight = inFlight;
     }
 
     @Override
@@ -443,6 +596,12 @@ public final class S3FileSystem implements StorageFileSystem {
 
     @Override
     public void close() {
+        synchronized (this) {
+            rangeReadersClosed = true;
+            if (rangeReaders != null) {
+                rangeReaders.shutdown();
+            }
+        }
         client.close();
     }
 
