@@ -59,6 +59,7 @@ class S3SavepointRequestsTest {
         long start;
         long end;
         long closed;
+        String callerThread;
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, new StorageOptions(ns, null, null, 0, Map.of(),
                 StorageOptions.DEFAULT_LEASE_TIMEOUT_MILLIS))) {
             first = System.nanoTime();
@@ -66,6 +67,7 @@ class S3SavepointRequestsTest {
             firstEnd = System.nanoTime();
             start = System.nanoTime();
             save(storage, "sp1");
+            callerThread = Thread.currentThread().getName();
             end = System.nanoTime();
         }
         closed = System.nanoTime();
@@ -92,7 +94,15 @@ class S3SavepointRequestsTest {
                 RequestLog.table(afterwards, start));
 
         assertThat(waited.stream().filter(RequestLog.Request::isPayload)).as("one upload per payload").hasSize(PAYLOADS);
-        assertThat(sequential).as("sequential round trips besides the payload uploads").isLessThanOrEqualTo(MAX_SEQUENTIAL);
+        // The caller's own thread sends one request per sequential step; what it overlaps goes to the
+        // overlapping pool, so the bound holds however a busy machine schedules that pool (the
+        // timed count printed above is then larger only because the pool started late).
+        List<RequestLog.Request> onCaller = notPayload.stream().filter(r -> r.thread().equals(callerThread)).toList();
+        assertThat(onCaller).as("sequential round trips besides the payload uploads (the caller's own requests)")
+                .hasSizeLessThanOrEqualTo(MAX_SEQUENTIAL);
+        assertThat(notPayload).as("every other request besides the payloads is one the caller overlaps")
+                .allSatisfy(r -> assertThat(r.thread().equals(callerThread)
+                        || r.thread().startsWith("keepsake-overlapped-")).as(r.toString()).isTrue());
         assertThat(waited).as("requests the caller waits for").hasSizeLessThanOrEqualTo(MAX_WAITED);
     }
 
