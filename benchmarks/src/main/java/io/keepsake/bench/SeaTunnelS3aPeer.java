@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  * <p>Each call sends one command and waits for its answer; the nanos returned are measured in the child around
  * the SeaTunnel call alone (no JVM start, no pipe). State bytes are generated in the child from their size and
  * seed. Failures are {@link IOException}s naming the operation, the job and the child's message; a child that
- * died is reported with its exit code and the tail of its stderr. Calls are serialised: one command at a time.
+ * died is reported with its exit code and the tail of its stderr. Calls are serialised, one command at a time;
+ * {@link #storeAll} and {@link #restoreAll} run the pipelines of one checkpoint in parallel inside the child.
  */
 final class SeaTunnelS3aPeer implements AutoCloseable {
 
@@ -192,6 +193,17 @@ final class SeaTunnelS3aPeer implements AutoCloseable {
      */
     long restoreLatest(String jobId, int pipeline) throws IOException {
         return restore(jobId, pipeline).nanos();
+    }
+
+    /**
+     * Restores the newest checkpoint of pipelines 1..{@code pipelines} from a parallel stream, as the engine's
+     * {@code CheckpointManager} does when a job starts from a savepoint, and reads every byte of their states.
+     *
+     * @return the nanos from the first restore's start to the last one's end
+     */
+    long restoreAll(String jobId, int pipelines) throws IOException {
+        return Long.parseLong(call("restore the latest checkpoints of job " + jobId + ", " + pipelines + " pipelines",
+                "RESTOREALL " + word(jobId) + " " + pipelines)[0]);
     }
 
     /** Like {@link #restoreLatest}, with the checkpoint id and state length the child restored. */

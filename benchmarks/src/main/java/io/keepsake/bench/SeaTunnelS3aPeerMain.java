@@ -3,6 +3,7 @@ package io.keepsake.bench;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory;
+import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -17,10 +18,12 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 /**
  * The child side of {@link SeaTunnelS3aPeer}: SeaTunnel 2.3.8's {@code hdfs} checkpoint storage with
@@ -46,6 +49,8 @@ import java.util.concurrent.Future;
  *   <li>{@code DELETE job pipeline id,id,...}: one {@code deleteCheckpoint(job, pipeline, ids)};</li>
  *   <li>{@code RESTORE job pipeline}: {@code getLatestCheckpointByJobIdAndPipelineId} and a pass over every
  *       byte of its state, answered {@code OK nanos checkpointId length};</li>
+ *   <li>{@code RESTOREALL job pipelines}: the same for pipelines 1..n from a parallel stream, as the engine's
+ *       {@code CheckpointManager} restores them, answered {@code OK nanos totalLength};</li>
  *   <li>{@code QUIT}.</li>
  * </ul>
  * An answer is {@code OK nanos ...} (the time of the SeaTunnel call alone) or {@code ERR message}. The state
@@ -196,29 +201,72 @@ public final class SeaTunnelS3aPeerMain {
             case "RESTORE": {
                 arity(words, 3);
                 long start = System.nanoTime();
-                PipelineState state = storage.getLatestCheckpointByJobIdAndPipelineId(words[1], words[2]);
-                if (state == null) {
-                    throw new IllegalStateException("no checkpoint of job " + words[1] + " pipeline " + words[2]);
-                }
-                byte[] bytes = state.getStates();
-                long fold = 0;
-                for (byte b : bytes) {
-                    fold = fold * 31 + b;
-                }
-                int declared = bytes.length < HEADER ? -1 : ByteBuffer.wrap(bytes).getInt();
+                PipelineState state = latest(storage, words[1], words[2]);
                 long nanos = System.nanoTime() - start;
-                if (declared != bytes.length) {
-                    throw new IllegalStateException("restored " + bytes.length + " bytes of checkpoint "
-                            + state.getCheckpointId() + ", whose header says " + declared + " (fold " + fold + ")");
+                check(state);
+                return nanos + " " + state.getCheckpointId() + " " + state.getStates().length;
+            }
+            case "RESTOREALL": {
+                arity(words, 3);
+                List<String> pipelines = IntStream.rangeClosed(1, Integer.parseInt(words[2])).mapToObj(String::valueOf)
+                        .toList();
+                long start = System.nanoTime();
+                List<PipelineState> states;
+                try {
+                    // as CheckpointManager restores its pipelines: a parallel stream over them
+                    states = pipelines.parallelStream().map(p -> {
+                        try {
+                            return latest(storage, words[1], p);
+                        } catch (CheckpointStorageException e) {
+                            throw new CompletionException(e);
+                        }
+                    }).toList();
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof CheckpointStorageException cause ? cause : e;
                 }
-                if (!Arrays.equals(bytes, state(bytes.length, ByteBuffer.wrap(bytes).getLong(Integer.BYTES)))) {
-                    throw new IllegalStateException("restored bytes of checkpoint " + state.getCheckpointId()
-                            + " differ from the bytes stored");
+                long nanos = System.nanoTime() - start;
+                long bytes = 0;
+                for (PipelineState state : states) {
+                    check(state);
+                    bytes += state.getStates().length;
                 }
-                return nanos + " " + state.getCheckpointId() + " " + bytes.length;
+                return nanos + " " + bytes;
             }
             default:
                 throw new IllegalArgumentException("unknown command " + words[0]);
+        }
+    }
+
+    /**
+     * The newest checkpoint of a pipeline, and a pass over every byte of its state (its length checked against
+     * its header): what a restore costs before the engine deserializes the state.
+     */
+    private static PipelineState latest(CheckpointStorage storage, String jobId, String pipeline)
+            throws CheckpointStorageException {
+        PipelineState state = storage.getLatestCheckpointByJobIdAndPipelineId(jobId, pipeline);
+        if (state == null) {
+            throw new IllegalStateException("no checkpoint of job " + jobId + " pipeline " + pipeline);
+        }
+        byte[] bytes = state.getStates();
+        long fold = 0;
+        for (byte b : bytes) {
+            fold = fold * 31 + b;
+        }
+        int declared = bytes.length < HEADER ? -1 : ByteBuffer.wrap(bytes).getInt();
+        if (declared != bytes.length) {
+            throw new IllegalStateException("restored " + bytes.length + " bytes of checkpoint "
+                    + state.getCheckpointId() + " of job " + jobId + " pipeline " + pipeline + ", whose header says "
+                    + declared + " (fold " + fold + ")");
+        }
+        return state;
+    }
+
+    /** Checks, after the timed restore, that a state's bytes are those its header's size and seed draw. */
+    private static void check(PipelineState state) {
+        byte[] bytes = state.getStates();
+        if (!Arrays.equals(bytes, state(bytes.length, ByteBuffer.wrap(bytes).getLong(Integer.BYTES)))) {
+            throw new IllegalStateException("restored bytes of checkpoint " + state.getCheckpointId() + " of job "
+                    + state.getJobId() + " pipeline " + state.getPipelineId() + " differ from the bytes stored");
         }
     }
 

@@ -108,6 +108,11 @@ class SeaTunnelS3aPeerTest {
             assertThat(restored.checkpointId()).isEqualTo(7);
             assertThat(restored.stateBytes()).isEqualTo(4096);
         }
+        assertThat(peer.restoreAll(job, 4)).isPositive();
+        assertThatThrownBy(() -> peer.restoreAll(job, 5))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("restore the latest checkpoints of job " + job + ", 5 pipelines")
+                .hasMessageContaining("no checkpoint of job " + job + " pipeline 5");
     }
 
     @Test
@@ -119,8 +124,8 @@ class SeaTunnelS3aPeerTest {
     }
 
     @Test
-    void aChildThatCannotOpenTheStorageSaysWhy(@TempDir Path jars) throws Exception {
-        // the storage plugin without SeaTunnel's storage API and everything else
+    void aChildThatCannotStartIsReportedWithItsExitCodeAndStderr(@TempDir Path jars) throws Exception {
+        // the storage plugin without SeaTunnel's storage API: the child's main class cannot load
         try (Stream<Path> copied = Files.list(Path.of("target", "seatunnel-s3a"))) {
             for (Path jar : copied.filter(j -> j.getFileName().toString().startsWith("checkpoint-storage-hdfs-"))
                     .toList()) {
@@ -129,9 +134,18 @@ class SeaTunnelS3aPeerTest {
         }
         assertThatThrownBy(() -> SeaTunnelS3aPeer.start(jars, endpoint, BUCKET, ACCESS, SECRET, NAMESPACE))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("failed to open the storage on bucket peer at " + endpoint)
-                .hasMessageContaining("NoClassDefFoundError: org/apache/seatunnel/engine/checkpoint/storage/api/"
-                        + "CheckpointStorageFactory");
+                .hasMessageContaining("SeaTunnel's S3A peer exited with code 1 while trying to open the storage on"
+                        + " bucket peer at " + endpoint + "; stderr: ")
+                .hasMessageContaining("NoClassDefFoundError: org/apache/seatunnel/engine/checkpoint/storage/");
+    }
+
+    @Test
+    void aMissingBucketComesBackAsTheStoragesOwnError() {
+        assertThatThrownBy(() -> SeaTunnelS3aPeer.start(endpoint, "no-such-bucket", ACCESS, SECRET, NAMESPACE))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("SeaTunnel's S3 checkpoint storage failed to open the storage on bucket"
+                        + " no-such-bucket at " + endpoint + ": ")
+                .hasMessageContaining("no-such-bucket");
     }
 
     @Test
