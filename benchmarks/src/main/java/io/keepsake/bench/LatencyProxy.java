@@ -1,0 +1,594 @@
+package io.keepsake.bench;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An HTTP/1.1 forwarding proxy on 127.0.0.1 in front of an S3 endpoint (S3Proxy in the benchmarks)
+ * that makes loopback behave like an object store with real latency, and logs every request it
+ * serves.
+ *
+ * <ul>
+ *   <li><b>Time to first byte.</b> Once per request, after the upstream's response head has arrived
+ *       and before its first byte is forwarded, the proxy waits the configured delay: the model of
+ *       what an S3 request costs before its first byte (10-30 ms on real S3). The delay is added to
+ *       what the upstream itself took, which on loopback is about a millisecond.</li>
+ *   <li><b>Bandwidth per connection.</b> Body bytes are paced, in each direction, to at most the
+ *       configured bytes per second on each connection: the model of one S3 stream's throughput.
+ *       {@link #DEFAULT_BYTES_PER_SECOND} (80 MiB/s) is close to the 85-90 MB/s per connection that
+ *       Amazon's S3 performance guidelines give as one request's share of the network, so parallel
+ *       streams go faster than one, as on S3. Headers are not paced.</li>
+ *   <li><b>Connections.</b> Each client connection gets its own upstream connection and carries
+ *       requests one after the other (keep-alive). Connection set-up (TCP and TLS handshakes on
+ *       real S3) is not delayed. {@code Expect: 100-continue} is answered by the proxy at once
+ *       and not forwarded: the upstream sees the whole request.</li>
+ *   <li><b>Framing.</b> Request bodies by {@code Content-Length} (the AWS SDK v2, aws-chunked
+ *       included) or {@code Transfer-Encoding: chunked}; responses by {@code Content-Length},
+ *       chunked, or the end of the connection; no body for HEAD, 1xx, 204 and 304.</li>
+ * </ul>
+ *
+ * <p>The log records one {@link Request} per forwarded request: its method, object key (the
+ * decoded path after the bucket, path-style), query, status, body bytes each way, and when it
+ * started (its head read) and ended (its response's last byte forwarded), on
+ * {@link System#nanoTime()}. {@link #sequentialRoundTrips} reads the critical path off it.
+ *
+ * <p>Thread-safe. One platform thread per client connection.
+ */
+public final class LatencyProxy implements AutoCloseable {
+
+    /**
+     * The default cap of one connection's body bytes per second each way: 80 MiB/s, about the
+     * 85-90 MB/s of network throughput that Amazon's S3 performance guidelines give one request.
+     */
+    public static final long DEFAULT_BYTES_PER_SECOND = 80L << 20;
+
+    /** The default time to first byte: 20 ms, within the 10-30 ms an S3 request takes before its first byte. */
+    public static final Duration DEFAULT_TIME_TO_FIRST_BYTE = Duration.ofMillis(20);
+
+    private static final int BUFFER = 64 * 1024;
+    private static final int MAX_HEAD = 64 * 1024;
+
+    /**
+     * One request the proxy forwarded.
+     *
+     * @param method     the HTTP method
+     * @param key        the object key: the percent-decoded path after its first segment (the bucket), empty
+     *                   for a request on the bucket itself
+     * @param query      the raw query string, empty when there is none
+     * @param status     the response's status code, or -1 when no response reached the client
+     * @param bytesIn    the request's body bytes, as framed on the wire (chunk sizes included)
+     * @param bytesOut   the response's body bytes, as framed on the wire
+     * @param startNanos when the request's head had been read ({@link System#nanoTime()})
+     * @param endNanos   when the response's last byte had been forwarded, or the exchange failed
+     */
+    public record Request(String method, String key, String query, int status, long bytesIn, long bytesOut,
+                          long startNanos, long endNanos) {
+
+        /** How long the request took, start to end. */
+        public long nanos() {
+            return endNanos - startNanos;
+        }
+    }
+
+    private final ServerSocket listener;
+    private final URI target;
+    private final ConcurrentLinkedQueue<Request> log = new ConcurrentLinkedQueue<>();
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger connections = new AtomicInteger();
+    private volatile long delayNanos;
+    private volatile long bytesPerSecond;
+    private volatile boolean closed;
+    private volatile CountDownLatch together;
+
+    private LatencyProxy(URI target, Duration timeToFirstByte, long bytesPerSecondPerConnection) throws IOException {
+        this.target = target;
+        timeToFirstByte(timeToFirstByte);
+        bytesPerSecond(bytesPerSecondPerConnection);
+        listener = new ServerSocket();
+        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+        Thread acceptor = new Thread(this::acceptLoop, "latency-proxy-accept-" + listener.getLocalPort());
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /**
+     * Starts a proxy on a free port of 127.0.0.1 that forwards to {@code target}.
+     *
+     * @param target                      the upstream's {@code http://host:port}
+     * @param timeToFirstByte             the delay added to each request before its response's first byte
+     * @param bytesPerSecondPerConnection the cap of each connection's body bytes per second each way; 0 for none
+     * @throws IllegalArgumentException when the target is not plain HTTP, or a figure is negative
+     * @throws java.io.UncheckedIOException when no port can be bound
+     */
+    public static LatencyProxy start(URI target, Duration timeToFirstByte, long bytesPerSecondPerConnection) {
+        if (!"http".equals(target.getScheme()) || target.getPort() < 0) {
+            throw new IllegalArgumentException("Cannot proxy " + target + ": the target must be http://host:port");
+        }
+        try {
+            return new LatencyProxy(target, timeToFirstByte, bytesPerSecondPerConnection);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("Cannot start a proxy to " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The proxy's {@code http://127.0.0.1:port}, to give the clients as their endpoint. */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + listener.getLocalPort());
+    }
+
+    /** Sets the time to first byte of the requests that start from now on. */
+    public void timeToFirstByte(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("Cannot delay by a negative time to first byte: " + delay);
+        }
+        delayNanos = delay.toNanos();
+    }
+
+    /** The time to first byte added to each request. */
+    public Duration timeToFirstByte() {
+        return Duration.ofNanos(delayNanos);
+    }
+
+    /** Sets each connection's cap of body bytes per second each way, from the next body on; 0 for none. */
+    public void bytesPerSecond(long perConnection) {
+        if (perConnection < 0) {
+            throw new IllegalArgumentException("Cannot cap a connection at a negative rate: " + perConnection);
+        }
+        bytesPerSecond = perConnection;
+    }
+
+    /** Each connection's cap of body bytes per second each way; 0 for none. */
+    public long bytesPerSecond() {
+        return bytesPerSecond;
+    }
+
+    /**
+     * Holds the response of each of the next {@code requests} requests until all of them have
+     * arrived (or 30 s have passed), so that a test can know they were in flight together.
+     */
+    void holdUntilTogether(int requests) {
+        together = new CountDownLatch(requests);
+    }
+
+    /** The client connections accepted since the proxy started. */
+    public int connectionsAccepted() {
+        return connections.get();
+    }
+
+    /** A snapshot of the log, in the order the requests started. */
+    public List<Request> requests() {
+        List<Request> copy = new ArrayList<>(log);
+        copy.sort(Comparator.comparingLong(Request::startNanos));
+        return copy;
+    }
+
+    /** Empties the log. Requests under way when it is called are logged when they end. */
+    public void clearLog() {
+        log.clear();
+    }
+
+    /**
+     * The number of round trips on the critical path of the logged requests: the longest chain of
+     * requests in which each starts after the one before it ended (earliest-end greedy, which finds
+     * the longest such chain). Requests in flight at the same time count once; N requests one
+     * after the other count N.
+     */
+    public static int sequentialRoundTrips(List<Request> log) {
+        List<Request> byEnd = new ArrayList<>(log);
+        byEnd.sort(Comparator.comparingLong(Request::endNanos));
+        int chain = 0;
+        long lastEnd = Long.MIN_VALUE;
+        for (Request r : byEnd) {
+            if (chain == 0 || r.startNanos() - lastEnd >= 0) {
+                chain++;
+                lastEnd = r.endNanos();
+            }
+        }
+        return chain;
+    }
+
+    /** The requests' body bytes, both ways. */
+    public static long bytesMoved(List<Request> log) {
+        long total = 0;
+        for (Request r : log) {
+            total += r.bytesIn() + r.bytesOut();
+        }
+        return total;
+    }
+
+    /** Stops accepting and closes every open connection. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        for (Socket s : open) {
+            closeQuietly(s);
+        }
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = listener.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            int n = connections.incrementAndGet();
+            Thread t = new Thread(() -> serve(client), "latency-proxy-connection-" + n);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Serves one client connection: its requests one after the other, over one upstream connection at a time. */
+    private void serve(Socket client) {
+        open.add(client);
+        Socket upstream = null;
+        try {
+            client.setTcpNoDelay(true);
+            InputStream fromClient = new BufferedInputStream(client.getInputStream(), BUFFER);
+            OutputStream toClient = new BufferedOutputStream(client.getOutputStream(), BUFFER);
+            InputStream fromUpstream = null;
+            OutputStream toUpstream = null;
+            while (!closed) {
+                Head request = Head.read(fromClient);
+                if (request == null) {
+                    return; // the client closed its connection
+                }
+                long start = System.nanoTime();
+                long delay = delayNanos;
+                CountDownLatch hold = together;
+                if (hold != null) {
+                    hold.countDown();
+                }
+                String[] line = request.startLine.split(" ", 3);
+                if (line.length < 3) {
+                    throw new IOException("malformed request line: " + request.startLine);
+                }
+                String method = line[0];
+                String requestTarget = line[1];
+                int q = requestTarget.indexOf('?');
+                String path = q < 0 ? requestTarget : requestTarget.substring(0, q);
+                String query = q < 0 ? "" : requestTarget.substring(q + 1);
+                String key = keyOf(path);
+                long bytesIn = 0;
+                long bytesOut = 0;
+                int status = -1;
+                try {
+                    if (upstream == null) {
+                        upstream = new Socket(target.getHost(), target.getPort());
+                        upstream.setTcpNoDelay(true);
+                        open.add(upstream);
+                        fromUpstream = new BufferedInputStream(upstream.getInputStream(), BUFFER);
+                        toUpstream = new BufferedOutputStream(upstream.getOutputStream(), BUFFER);
+                    }
+                    if (request.has("expect", "100-continue")) {
+                        toClient.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                        toClient.flush();
+                    }
+                    toUpstream.write(request.withoutHeader("expect").getBytes(StandardCharsets.ISO_8859_1));
+                    bytesIn = relayBody(request, fromClient, toUpstream, false);
+                    toUpstream.flush();
+                    Head response;
+                    do {
+                        response = Head.read(fromUpstream);
+                        if (response == null) {
+                            throw new EOFException("the upstream closed the connection before its response");
+                        }
+                        status = response.status();
+                    } while (status >= 100 && status < 200); // interim responses stay between proxy and upstream
+                    if (hold != null) {
+                        try {
+                            hold.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IOException("interrupted while holding a response", e);
+                        }
+                    }
+                    pauseUntil(System.nanoTime() + delay);
+                    toClient.write(response.text().getBytes(StandardCharsets.ISO_8859_1));
+                    boolean noBody = method.equals("HEAD") || status == 204 || status == 304;
+                    boolean untilClose = !noBody && !response.has("transfer-encoding", "chunked")
+                            && response.value("content-length") == null;
+                    bytesOut = noBody ? 0 : relayBody(response, fromUpstream, toClient, untilClose);
+                    toClient.flush();
+                    if (untilClose || response.has("connection", "close")) {
+                        closeQuietly(upstream);
+                        open.remove(upstream);
+                        upstream = null;
+                        if (untilClose) {
+                            return;
+                        }
+                    }
+                } finally {
+                    log.add(new Request(method, key, query, status, bytesIn, bytesOut, start, System.nanoTime()));
+                }
+                if (request.has("connection", "close")) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            // the client or the upstream dropped the connection: both ends are closed below
+        } finally {
+            closeQuietly(client);
+            open.remove(client);
+            if (upstream != null) {
+                closeQuietly(upstream);
+                open.remove(upstream);
+            }
+        }
+    }
+
+    /**
+     * Copies the body framed by {@code head} from {@code in} to {@code out}, paced to the cap, and
+     * returns its bytes as framed (chunk framing included).
+     */
+    private long relayBody(Head head, InputStream in, OutputStream out, boolean untilClose) throws IOException {
+        Pacer pacer = new Pacer(bytesPerSecond);
+        if (untilClose) {
+            return copy(in, out, Long.MAX_VALUE, pacer, true);
+        }
+        if (head.has("transfer-encoding", "chunked")) {
+            long total = 0;
+            while (true) {
+                String sizeLine = readLine(in);
+                byte[] sizeBytes = (sizeLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                out.write(sizeBytes);
+                total += sizeBytes.length;
+                int semicolon = sizeLine.indexOf(';');
+                long size = Long.parseLong((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
+                if (size == 0) {
+                    while (true) { // trailers, then the empty line
+                        String trailer = readLine(in);
+                        byte[] b = (trailer + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                        out.write(b);
+                        total += b.length;
+                        if (trailer.isEmpty()) {
+                            return total;
+                        }
+                    }
+                }
+                total += copy(in, out, size, pacer, false);
+                String end = readLine(in);
+                if (!end.isEmpty()) {
+                    throw new IOException("a chunk did not end with CRLF");
+                }
+                out.write('\r');
+                out.write('\n');
+                total += 2;
+            }
+        }
+        String length = head.value("content-length");
+        if (length == null) {
+            return 0;
+        }
+        return copy(in, out, Long.parseLong(length.trim()), pacer, false);
+    }
+
+    private static long copy(InputStream in, OutputStream out, long length, Pacer pacer, boolean toEnd)
+            throws IOException {
+        byte[] buffer = new byte[BUFFER];
+        long done = 0;
+        while (done < length) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, length - done));
+            if (n < 0) {
+                if (toEnd) {
+                    return done;
+                }
+                throw new EOFException("the body ended after " + done + " of " + length + " bytes");
+            }
+            pacer.account(n);
+            out.write(buffer, 0, n);
+            done += n;
+        }
+        return done;
+    }
+
+    /** Paces one body: after {@code n} bytes, waits until they would have taken {@code n / rate} seconds. */
+    private static final class Pacer {
+        private final long rate;
+        private final long start = System.nanoTime();
+        private long bytes;
+
+        Pacer(long rate) {
+            this.rate = rate;
+        }
+
+        void account(int n) {
+            if (rate <= 0) {
+                return;
+            }
+            bytes += n;
+            long due = start + (long) (bytes * 1e9 / rate);
+            pauseUntil(due);
+        }
+    }
+
+    /** Waits until {@code deadline} on {@link System#nanoTime()}: the modelled latency, not synchronisation. */
+    private static void pauseUntil(long deadline) {
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** The object key of a path-style request path: everything after the bucket, percent-decoded. */
+    static String keyOf(String path) {
+        String p = path.startsWith("/") ? path.substring(1) : path;
+        int slash = p.indexOf('/');
+        return slash < 0 ? "" : percentDecode(p.substring(slash + 1));
+    }
+
+    private static String percentDecode(String s) {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%' && i + 2 < s.length()) {
+                int hi = Character.digit(s.charAt(i + 1), 16);
+                int lo = Character.digit(s.charAt(i + 2), 16);
+                if (hi >= 0 && lo >= 0) {
+                    b.write(hi * 16 + lo);
+                    i += 2;
+                    continue;
+                }
+            }
+            byte[] raw = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+            b.write(raw, 0, raw.length);
+        }
+        return b.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        while (true) {
+            int c = in.read();
+            if (c < 0) {
+                throw new EOFException("the connection ended inside a line");
+            }
+            if (c == '\n') {
+                byte[] b = line.toByteArray();
+                int n = b.length > 0 && b[b.length - 1] == '\r' ? b.length - 1 : b.length;
+                return new String(b, 0, n, StandardCharsets.ISO_8859_1);
+            }
+            if (line.size() >= MAX_HEAD) {
+                throw new IOException("a line longer than " + MAX_HEAD + " bytes");
+            }
+            line.write(c);
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // already closing
+        }
+    }
+
+    /** A request or response head: its start line and header lines, as received. */
+    private static final class Head {
+        final String startLine;
+        final List<String> headers;
+
+        private Head(String startLine, List<String> headers) {
+            this.startLine = startLine;
+            this.headers = headers;
+        }
+
+        /** Reads a head, or returns null when the stream ends before its first byte. */
+        static Head read(InputStream in) throws IOException {
+            String start;
+            try {
+                in.mark(1);
+                if (in.read() < 0) {
+                    return null;
+                }
+                in.reset();
+                start = readLine(in);
+            } catch (SocketException e) {
+                return null; // reset between requests: the peer gave up on an idle connection
+            }
+            List<String> headers = new ArrayList<>();
+            int size = start.length();
+            while (true) {
+                String h = readLine(in);
+                if (h.isEmpty()) {
+                    return new Head(start, headers);
+                }
+                size += h.length();
+                if (size > MAX_HEAD) {
+                    throw new IOException("a head longer than " + MAX_HEAD + " bytes");
+                }
+                headers.add(h);
+            }
+        }
+
+        /** The value of the last header {@code name}, or null. */
+        String value(String name) {
+            String found = null;
+            for (String h : headers) {
+                int colon = h.indexOf(':');
+                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                    found = h.substring(colon + 1).trim();
+                }
+            }
+            return found;
+        }
+
+        /** Whether header {@code name} lists {@code token} (case-insensitive). */
+        boolean has(String name, String token) {
+            for (String h : headers) {
+                int colon = h.indexOf(':');
+                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                    for (String part : h.substring(colon + 1).split(",")) {
+                        if (part.trim().toLowerCase(Locale.ROOT).equals(token)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        }
+
+        int status() throws IOException {
+            String[] parts = startLine.split(" ", 3);
+            try {
+                return Integer.parseInt(parts[1]);
+            } catch (RuntimeException e) {
+                throw new IOException("malformed status line: " + startLine, e);
+            }
+        }
+
+        String text() {
+            StringBuilder b = new StringBuilder(startLine).append("\r\n");
+            for (String h : headers) {
+                b.append(h).append("\r\n");
+            }
+            return b.append("\r\n").toString();
+        }
+
+        String withoutHeader(String name) {
+            StringBuilder b = new StringBuilder(startLine).append("\r\n");
+            for (String h : headers) {
+                int colon = h.indexOf(':');
+                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                    continue;
+                }
+                b.append(h).append("\r\n");
+            }
+            return b.append("\r\n").toString();
+        }
+    }
+}
