@@ -103,6 +103,8 @@ public final class LatencyProxy implements AutoCloseable {
     private volatile long bytesPerSecond;
     private volatile boolean closed;
     private volatile CountDownLatch together;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile long lastActivity = System.nanoTime();
 
     private LatencyProxy(URI target, Duration timeToFirstByte, long bytesPerSecondPerConnection) throws IOException {
         this.target = target;
@@ -172,6 +174,33 @@ public final class LatencyProxy implements AutoCloseable {
      */
     void holdUntilTogether(int requests) {
         together = new CountDownLatch(requests);
+    }
+
+    /**
+     * Waits until no request has been in flight for {@code quiet}: the requests an operation left
+     * running in the background (a retention or tidying step) have then ended and are in the log.
+     *
+     * @return false when requests were still in flight after {@code timeout}
+     */
+    public boolean awaitQuiet(Duration quiet, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long quietNanos = quiet.toNanos();
+        while (true) {
+            long now = System.nanoTime();
+            long idleFor = now - lastActivity;
+            if (inFlight.get() == 0 && idleFor >= quietNanos) {
+                return true;
+            }
+            if (now - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(Math.max(1_000_000L, Math.min(quietNanos - idleFor, 10_000_000L)));
+        }
+    }
+
+    /** Requests whose response has not been forwarded yet. */
+    public int inFlight() {
+        return inFlight.get();
     }
 
     /** The client connections accepted since the proxy started. */
@@ -283,6 +312,8 @@ public final class LatencyProxy implements AutoCloseable {
                 long bytesIn = 0;
                 long bytesOut = 0;
                 int status = -1;
+                inFlight.incrementAndGet();
+                lastActivity = start;
                 try {
                     if (upstream == null) {
                         upstream = new Socket(target.getHost(), target.getPort());
@@ -330,7 +361,10 @@ public final class LatencyProxy implements AutoCloseable {
                         }
                     }
                 } finally {
-                    log.add(new Request(method, key, query, status, bytesIn, bytesOut, start, System.nanoTime()));
+                    long end = System.nanoTime();
+                    log.add(new Request(method, key, query, status, bytesIn, bytesOut, start, end));
+                    lastActivity = end;
+                    inFlight.decrementAndGet();
                 }
                 if (request.has("connection", "close")) {
                     return;
