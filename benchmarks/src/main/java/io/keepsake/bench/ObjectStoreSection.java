@@ -20,6 +20,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
+import io.keepsake.fixtures.faults.CountingFileSystem;
+import io.keepsake.storage.localfile.LocalFileSystem;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +34,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * Keepsake beside SeaTunnel 2.3.8's own S3 checkpoint storage (Hadoop's S3A) on an object store
@@ -201,6 +206,7 @@ public final class ObjectStoreSection implements ReportSection {
         private final List<CompletedCheckpoint> large = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
         private long checkpointId = 1;
+        private final long started = System.nanoTime();
         private int checkpointStateBytes;
 
         Run(LocalS3 s3, LatencyProxy proxy, Sizes sizes) throws Exception {
@@ -212,6 +218,7 @@ public final class ObjectStoreSection implements ReportSection {
             this.keepsake = (KeepsakeStorage) plugin.checkpointSide();
             this.seatunnel = SeaTunnelS3aPeer.start(proxy.endpoint(), LocalS3.BUCKET, LocalS3.ACCESS, LocalS3.SECRET,
                     SEATUNNEL_NAMESPACE);
+            progress("stores open, SeaTunnel's child JVM started");
             for (int p = 1; p <= PIPELINES; p++) {
                 small.add(BenchStates.reportState(sizes.smallBytes, JOB, p, 1, 100 + p));
                 large.add(BenchStates.reportState(sizes.largeBytes, JOB, p, 1, 200 + p));
@@ -227,6 +234,7 @@ public final class ObjectStoreSection implements ReportSection {
             seedSeaTunnel(fewJob, sizes.few);
             seedSeaTunnel(manyJob, sizes.many);
             long seedMillis = (System.nanoTime() - seedStart) / 1_000_000;
+            progress("seeded the lookup jobs in " + seedMillis + " ms");
             // the first checkpoint, so that every timed store rotates one away
             plugin.storeCheckPoint(checkpointState(checkpointId));
             seatunnel.store(BenchStates.JOB, 1, checkpointId, checkpointStateBytes, checkpointId);
@@ -254,6 +262,8 @@ public final class ObjectStoreSection implements ReportSection {
                             sizes.largeBytes, index, keepsakeFirst);
                     lookupRow(cells.get("lookup-few"), fewJob, index, keepsakeFirst);
                     lookupRow(cells.get("lookup-many"), manyJob, index, keepsakeFirst);
+                    progress("round " + (round + 1) + " of " + (sizes.warmup + sizes.rounds) + ", "
+                            + (delayed ? "20" : "0") + " ms: stores and restores done");
                     listRow(cells.get("list-few"), fewJob, index);
                     if (delayed && !listManyAtLatency) {
                         twenty.get("list-many").keepsake[Math.max(index, 0)] = Double.NaN;
@@ -267,6 +277,10 @@ public final class ObjectStoreSection implements ReportSection {
                 }
             }
             return result(zero, twenty, seedMillis, listManyAtLatency);
+        }
+
+        private void progress(String what) {
+            System.err.println("[objectstore] " + (System.nanoTime() - started) / 1_000_000 + " ms: " + what);
         }
 
         // ---- the rows ------------------------------------------------------------------------------
@@ -417,31 +431,50 @@ public final class ObjectStoreSection implements ReportSection {
         }
 
         /**
-         * Seeds {@code count} savepoints of one pipeline of {@code job} straight into S3Proxy (not
-         * through the latency proxy), eight at a time, then the newest one last, alone.
+         * Seeds {@code count} savepoints of one pipeline of {@code job}: written by Keepsake's local
+         * backend to a temporary directory (no fsync), then every file of the job planted in
+         * S3Proxy's blob store under the S3 savepoint root, with a folder marker per savepoint as
+         * the S3 backend writes one; checked by listing and recovering the job on S3 without the
+         * latency proxy.
          */
         private void seedKeepsake(String job, int count) throws Exception {
-            try (KeepsakeStorage direct = KeepsakeStorage.open("s3", keys(s3.endpoint()))) {
-                ExecutorService pool = Executors.newFixedThreadPool(8);
-                try {
-                    List<Future<?>> done = new ArrayList<>();
-                    AtomicInteger next = new AtomicInteger(1);
-                    for (int t = 0; t < 8; t++) {
-                        done.add(pool.submit(() -> {
-                            int i;
-                            while ((i = next.getAndIncrement()) < count) {
-                                seedOne(direct, job, i);
-                            }
-                            return null;
-                        }));
+            Path local = Files.createTempDirectory("keepsake-objectstore-seed");
+            try {
+                Path savepoints = local.resolve("savepoints");
+                try (KeepsakeStorage storage = KeepsakeStorage.open(new CountingFileSystem(new LocalFileSystem(),
+                        false), local.resolve("checkpoints").toString(), savepoints.toString())) {
+                    for (int i = 1; i <= count; i++) {
+                        seedOne(storage, job, i);
                     }
-                    for (Future<?> f : done) {
-                        f.get();
-                    }
-                } finally {
-                    pool.shutdownNow();
                 }
-                seedOne(direct, job, count);
+                String root = keepsake.savepointRoot();
+                String prefix = root.substring(root.indexOf("://") + 3);
+                prefix = prefix.substring(prefix.indexOf('/') + 1);
+                prefix = prefix.endsWith("/") ? prefix : prefix + "/";
+                Path jobDir = savepoints.resolve(job);
+                List<Path> files;
+                try (Stream<Path> walk = Files.walk(jobDir)) {
+                    files = walk.toList();
+                }
+                for (Path f : files) {
+                    String key = prefix + savepoints.relativize(f).toString().replace('\\', '/');
+                    if (Files.isRegularFile(f)) {
+                        s3.plant(key, Files.readAllBytes(f));
+                    } else if (f.getParent().equals(jobDir) && !f.getFileName().toString().startsWith(".")) {
+                        s3.plant(key + "/", new byte[0]);
+                    }
+                }
+            } finally {
+                BenchFiles.deleteRecursively(local);
+            }
+            try (KeepsakeStorage direct = KeepsakeStorage.open("s3", keys(s3.endpoint()))) {
+                // a list of thousands reads every savepoint's metadata: the rounds' list rows do that
+                int listed = count <= 1000 ? direct.listSavepoints(job).size() : count;
+                long newest = new SavepointRestorer(direct).recoverLatest(job).nextCheckpointId() - 1;
+                if (listed != count || newest != count) {
+                    throw new IllegalStateException("Cannot seed job " + job + ": S3 lists " + listed
+                            + " savepoints and recovers checkpoint " + newest + ", not " + count);
+                }
             }
         }
 
@@ -599,8 +632,9 @@ public final class ObjectStoreSection implements ReportSection {
                     + " job's files listed. SeaTunnel times are the child's own around each storage call, except"
                     + " the restore (wall time here, pipe included).");
             notes.add(String.format(Locale.ROOT, "Object store: lookup jobs seeded in %,d ms without the latency"
-                    + " proxy: Keepsake's %,d and %,d savepoints (one 1 KiB pipeline each) written straight to"
-                    + " S3Proxy by 8 threads, the newest last; SeaTunnel's newest checkpoint file stored through"
+                    + " proxy: Keepsake's %,d and %,d savepoints (one 1 KiB pipeline each) written by its local"
+                    + " backend and their files planted in S3Proxy's blob store under the S3 savepoint root, then"
+                    + " listed and recovered on S3 as a check; SeaTunnel's newest checkpoint file stored through"
                     + " its storage, and copies of it under the names of checkpoints 1..n-1 planted in S3Proxy's"
                     + " blob store. Round trips: the longest chain of logged requests each starting after the one"
                     + " before ended, among those that started before the call returned.", seedMillis,
