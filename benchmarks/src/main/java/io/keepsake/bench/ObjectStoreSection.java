@@ -319,19 +319,8 @@ public final class ObjectStoreSection implements ReportSection {
                 sink += restored.checkpoints().size();
                 return System.nanoTime() - start;
             };
-            Timed sr = () -> {
-                // the engine restores its pipelines from a parallel stream; the peer answers one call at a time
-                long start = System.nanoTime();
-                List<Future<Long>> done = new ArrayList<>();
-                for (int p = 1; p <= PIPELINES; p++) {
-                    int pipeline = p;
-                    done.add(pipelines.submit(() -> seatunnel.restoreLatest(stJob, pipeline)));
-                }
-                for (Future<Long> f : done) {
-                    sink += f.get();
-                }
-                return System.nanoTime() - start;
-            };
+            // the engine's CheckpointManager restores its pipelines from a parallel stream
+            Timed sr = () -> seatunnel.restoreAll(stJob, PIPELINES);
             both(restore, index, keepsakeFirst, kr, sr);
             // clean-up, untimed, at 0 ms
             Duration latency = proxy.timeToFirstByte();
@@ -627,10 +616,9 @@ public final class ObjectStoreSection implements ReportSection {
                     + " state with SavepointRestorer.recoverLatest, the list with listSavepoints. SeaTunnel 2.3.8's"
                     + " checkpoint-storage-hdfs on S3A runs in a child JVM: a savepoint is storeAll of "
                     + PIPELINES + " checkpoint files from " + PIPELINES + " threads, a restore "
-                    + PIPELINES + " getLatestCheckpointByJobIdAndPipelineId calls asked from " + PIPELINES
-                    + " threads (the child answers one at a time), the newest state one such call with the"
-                    + " job's files listed. SeaTunnel times are the child's own around each storage call, except"
-                    + " the restore (wall time here, pipe included).");
+                    + PIPELINES + " getLatestCheckpointByJobIdAndPipelineId calls from a parallel stream as the"
+                    + " engine's CheckpointManager makes them (restoreAll), the newest state one such call with the"
+                    + " job's files listed. SeaTunnel times are the child's own around its storage calls.");
             notes.add(String.format(Locale.ROOT, "Object store: lookup jobs seeded in %,d ms without the latency"
                     + " proxy: Keepsake's %,d and %,d savepoints (one 1 KiB pipeline each) written by its local"
                     + " backend and their files planted in S3Proxy's blob store under the S3 savepoint root, then"
