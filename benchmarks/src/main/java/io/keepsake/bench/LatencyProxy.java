@@ -39,9 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  *       what the upstream itself took, which on loopback is about a millisecond.</li>
  *   <li><b>Bandwidth per connection.</b> Body bytes are paced, in each direction, to at most the
  *       configured bytes per second on each connection: the model of one S3 stream's throughput.
- *       {@link #DEFAULT_BYTES_PER_SECOND} (80 MiB/s) is close to the 85-90 MB/s per connection that
- *       Amazon's S3 performance guidelines give as one request's share of the network, so parallel
- *       streams go faster than one, as on S3. Headers are not paced.</li>
+ *       {@link #DEFAULT_BYTES_PER_SECOND} (80 MiB/s) is of the order of the 85-90 MB/s per request
+ *       commonly used to plan parallel S3 transfers, so parallel streams go faster than one, as on
+ *       S3. Headers are not paced.</li>
  *   <li><b>Connections.</b> Each client connection gets its own upstream connection and carries
  *       requests one after the other (keep-alive). Connection set-up (TCP and TLS handshakes on
  *       real S3) is not delayed. {@code Expect: 100-continue} is answered by the proxy at once
@@ -61,8 +61,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class LatencyProxy implements AutoCloseable {
 
     /**
-     * The default cap of one connection's body bytes per second each way: 80 MiB/s, about the
-     * 85-90 MB/s of network throughput that Amazon's S3 performance guidelines give one request.
+     * The default cap of one connection's body bytes per second each way: 80 MiB/s, of the order of
+     * the 85-90 MB/s per request commonly used to plan parallel S3 transfers.
      */
     public static final long DEFAULT_BYTES_PER_SECOND = 80L << 20;
 
