@@ -61,6 +61,9 @@ public final class ObjectStoreSection implements ReportSection {
     /** The system property that sets the measured rounds (the mode's otherwise). */
     public static final String ROUNDS_PROPERTY = "keepsake.bench.objectstore.rounds";
 
+    /** The system property that sets the discarded warm-up rounds (the mode's otherwise). */
+    public static final String WARMUP_PROPERTY = "keepsake.bench.objectstore.warmup";
+
     /** The system property that runs the section in the tiny mode too (its smoke test), on the tiny sizes. */
     public static final String TINY_PROPERTY = "keepsake.bench.objectstore.tiny";
 
@@ -97,8 +100,10 @@ public final class ObjectStoreSection implements ReportSection {
                 default -> new Sizes(1, 0, 64 * 1024, 64 * 1024, 512 * 1024, 3, 12);
             };
             String rounds = System.getProperty(ROUNDS_PROPERTY);
-            return rounds == null ? s : new Sizes(Integer.parseInt(rounds.trim()), s.warmup, s.checkpointBytes,
-                    s.smallBytes, s.largeBytes, s.few, s.many);
+            String warmup = System.getProperty(WARMUP_PROPERTY);
+            return new Sizes(rounds == null ? s.rounds : Integer.parseInt(rounds.trim()),
+                    warmup == null ? s.warmup : Integer.parseInt(warmup.trim()), s.checkpointBytes, s.smallBytes,
+                    s.largeBytes, s.few, s.many);
         }
     }
 
@@ -265,13 +270,16 @@ public final class ObjectStoreSection implements ReportSection {
                     progress("round " + (round + 1) + " of " + (sizes.warmup + sizes.rounds) + ", "
                             + (delayed ? "20" : "0") + " ms: stores and restores done");
                     listRow(cells.get("list-few"), fewJob, index);
-                    if (delayed && !listManyAtLatency) {
-                        twenty.get("list-many").keepsake[Math.max(index, 0)] = Double.NaN;
-                    } else {
-                        listRow(cells.get("list-many"), manyJob, index);
-                        Measure m = cells.get("list-many").keepsakeLast;
-                        if (!delayed && m != null && m.roundTrips() > LIST_ROUND_TRIP_LIMIT) {
-                            listManyAtLatency = false;
+                    // thousands of metadata reads one after the other: once per latency, in the last round,
+                    // and at 20 ms only when its round trips at 0 ms leave it a chance to meet its goal
+                    if (round == sizes.warmup + sizes.rounds - 1) {
+                        if (delayed && !listManyAtLatency) {
+                            java.util.Arrays.fill(twenty.get("list-many").keepsake, Double.NaN);
+                        } else {
+                            Measure m = listRow(cells.get("list-many"), manyJob, index);
+                            if (!delayed && m.roundTrips() > LIST_ROUND_TRIP_LIMIT) {
+                                listManyAtLatency = false;
+                            }
                         }
                     }
                 }
@@ -344,7 +352,7 @@ public final class ObjectStoreSection implements ReportSection {
             both(cell, index, keepsakeFirst, k, s);
         }
 
-        private void listRow(Cell cell, String job, int index) throws Exception {
+        private Measure listRow(Cell cell, String job, int index) throws Exception {
             Measure m = timed(() -> {
                 long start = System.nanoTime();
                 sink += keepsake.listSavepoints(job).size();
@@ -355,6 +363,7 @@ public final class ObjectStoreSection implements ReportSection {
                 cell.seatunnel[index] = Double.NaN;
                 cell.keepsakeLast = m;
             }
+            return m;
         }
 
         private void both(Cell cell, int index, boolean keepsakeFirst, Timed k, Timed s) throws Exception {
@@ -457,9 +466,10 @@ public final class ObjectStoreSection implements ReportSection {
                 BenchFiles.deleteRecursively(local);
             }
             try (KeepsakeStorage direct = KeepsakeStorage.open("s3", keys(s3.endpoint()))) {
-                // a list of thousands reads every savepoint's metadata: the rounds' list rows do that
+                // thousands: the rounds' list and lookup rows read them anyway
                 int listed = count <= 1000 ? direct.listSavepoints(job).size() : count;
-                long newest = new SavepointRestorer(direct).recoverLatest(job).nextCheckpointId() - 1;
+                long newest = count <= 1000 ? new SavepointRestorer(direct).recoverLatest(job).nextCheckpointId() - 1
+                        : count;
                 if (listed != count || newest != count) {
                     throw new IllegalStateException("Cannot seed job " + job + ": S3 lists " + listed
                             + " savepoints and recovers checkpoint " + newest + ", not " + count);
@@ -557,7 +567,7 @@ public final class ObjectStoreSection implements ReportSection {
             Cell listFew = twenty.get("list-few");
             if (listManyAtLatency) {
                 Cell listMany = twenty.get("list-many");
-                Spread list = Spread.of(Spread.ratios(listMany.keepsake, listFew.keepsake));
+                Spread list = Spread.of(measuredRatios(listMany.keepsake, listFew.keepsake));
                 rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
                         + " 20 ms", sizes.many, sizes.few), LOOKUP_GOAL, list.medianRatio() + "; requests "
                         + listMany.keepsakeLast.requests() + " vs " + listFew.keepsakeLast.requests(),
@@ -565,7 +575,7 @@ public final class ObjectStoreSection implements ReportSection {
             } else {
                 Measure m0 = zero.get("list-many").keepsakeLast;
                 double bound = m0.roundTrips() * (double) LATENCY.toNanos();
-                double fewMedian = Spread.of(listFew.keepsake).median();
+                double fewMedian = Spread.of(measured(listFew.keepsake)).median();
                 rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
                         + " 20 ms", sizes.many, sizes.few), LOOKUP_GOAL, ">= " + Spread.ratio(bound / fewMedian)
                         + "x (not run at 20 ms)", m0.roundTrips() + " sequential round trips at 0 ms x 20 ms = "
@@ -631,10 +641,11 @@ public final class ObjectStoreSection implements ReportSection {
         }
 
         private String time(double[] nanos) {
-            if (Double.isNaN(nanos[0])) {
+            double[] valid = measured(nanos);
+            if (valid.length == 0) {
                 return "-";
             }
-            Spread s = Spread.of(nanos);
+            Spread s = Spread.of(valid);
             return s.medianMillis() + " (" + Spread.millis(s.min()) + "-" + Spread.millis(s.max()) + ")";
         }
 
@@ -672,6 +683,18 @@ public final class ObjectStoreSection implements ReportSection {
             seatunnel.close();
             plugin.checkpointSide().close();
         }
+    }
+
+    /** The samples of the rounds that measured (the list of many savepoints is measured in the last round only). */
+    static double[] measured(double[] samples) {
+        return java.util.Arrays.stream(samples).filter(v -> v > 0 && !Double.isNaN(v)).toArray();
+    }
+
+    /** {@code a[i] / b[i]} for the rounds in which both were measured. */
+    static double[] measuredRatios(double[] a, double[] b) {
+        return java.util.stream.IntStream.range(0, Math.min(a.length, b.length))
+                .filter(i -> a[i] > 0 && b[i] > 0 && !Double.isNaN(a[i]) && !Double.isNaN(b[i]))
+                .mapToDouble(i -> a[i] / b[i]).toArray();
     }
 
     /** One timed call; returns its nanoseconds. */
