@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar io.keepsake.bench.BenchmarkReport
  * [--quick] [--heap-gib N] [--no-hdfs] [--no-heap] [--no-s3] [--only disk,lookup,...] [--out FILE]}.
  * {@code --only} runs the named sections alone (a section's class name without "Section", lower
- * case: restore, disk, heap, lookup, smallsavepoint, codec, hdfs, s3, seatunnelstore). {@code --quick} is a smoke test
+ * case: restore, disk, heap, lookup, smallsavepoint, codec, hdfs, s3, seatunnelstore,
+ * objectstore). {@code --quick} is a smoke test
  * on small sizes (about a minute; its figures are not the goals'); the full run takes about ten
  * minutes. The report is printed and written to {@code benchmark-report.md} in the {@code target}
  * directory the classes were loaded from (else the working directory), or to {@code --out}.
@@ -52,7 +53,8 @@ public final class BenchmarkReport {
                 new CodecSection(),           // engine-wire-v1 vs SeaTunnel's double protostuff path
                 new HdfsSection(),            // NameNode calls per savepoint
                 new S3Section(),              // S3 save and restore vs the raw SDK, requests
-                new SeaTunnelStoreSection()   // plugin stores in the engine vs one fsync (read from StoreCostTest)
+                new SeaTunnelStoreSection(),  // plugin stores in the engine vs one fsync (read from StoreCostTest)
+                new ObjectStoreSection()      // S3 with latency: Keepsake vs SeaTunnel-on-S3A, requests, round trips
                 // further sections here
         );
     }

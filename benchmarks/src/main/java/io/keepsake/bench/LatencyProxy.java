@@ -39,9 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  *       what the upstream itself took, which on loopback is about a millisecond.</li>
  *   <li><b>Bandwidth per connection.</b> Body bytes are paced, in each direction, to at most the
  *       configured bytes per second on each connection: the model of one S3 stream's throughput.
- *       {@link #DEFAULT_BYTES_PER_SECOND} (80 MiB/s) is close to the 85-90 MB/s per connection that
- *       Amazon's S3 performance guidelines give as one request's share of the network, so parallel
- *       streams go faster than one, as on S3. Headers are not paced.</li>
+ *       {@link #DEFAULT_BYTES_PER_SECOND} (80 MiB/s) is of the order of the 85-90 MB/s per request
+ *       commonly used to plan parallel S3 transfers, so parallel streams go faster than one, as on
+ *       S3. Headers are not paced.</li>
  *   <li><b>Connections.</b> Each client connection gets its own upstream connection and carries
  *       requests one after the other (keep-alive). Connection set-up (TCP and TLS handshakes on
  *       real S3) is not delayed. {@code Expect: 100-continue} is answered by the proxy at once
@@ -61,8 +61,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class LatencyProxy implements AutoCloseable {
 
     /**
-     * The default cap of one connection's body bytes per second each way: 80 MiB/s, about the
-     * 85-90 MB/s of network throughput that Amazon's S3 performance guidelines give one request.
+     * The default cap of one connection's body bytes per second each way: 80 MiB/s, of the order of
+     * the 85-90 MB/s per request commonly used to plan parallel S3 transfers.
      */
     public static final long DEFAULT_BYTES_PER_SECOND = 80L << 20;
 
@@ -103,6 +103,8 @@ public final class LatencyProxy implements AutoCloseable {
     private volatile long bytesPerSecond;
     private volatile boolean closed;
     private volatile CountDownLatch together;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile long lastActivity = System.nanoTime();
 
     private LatencyProxy(URI target, Duration timeToFirstByte, long bytesPerSecondPerConnection) throws IOException {
         this.target = target;
@@ -172,6 +174,33 @@ public final class LatencyProxy implements AutoCloseable {
      */
     void holdUntilTogether(int requests) {
         together = new CountDownLatch(requests);
+    }
+
+    /**
+     * Waits until no request has been in flight for {@code quiet}: the requests an operation left
+     * running in the background (a retention or tidying step) have then ended and are in the log.
+     *
+     * @return false when requests were still in flight after {@code timeout}
+     */
+    public boolean awaitQuiet(Duration quiet, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long quietNanos = quiet.toNanos();
+        while (true) {
+            long now = System.nanoTime();
+            long idleFor = now - lastActivity;
+            if (inFlight.get() == 0 && idleFor >= quietNanos) {
+                return true;
+            }
+            if (now - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(Math.max(1_000_000L, Math.min(quietNanos - idleFor, 10_000_000L)));
+        }
+    }
+
+    /** Requests whose response has not been forwarded yet. */
+    public int inFlight() {
+        return inFlight.get();
     }
 
     /** The client connections accepted since the proxy started. */
@@ -283,6 +312,8 @@ public final class LatencyProxy implements AutoCloseable {
                 long bytesIn = 0;
                 long bytesOut = 0;
                 int status = -1;
+                inFlight.incrementAndGet();
+                lastActivity = start;
                 try {
                     if (upstream == null) {
                         upstream = new Socket(target.getHost(), target.getPort());
@@ -330,7 +361,10 @@ public final class LatencyProxy implements AutoCloseable {
                         }
                     }
                 } finally {
-                    log.add(new Request(method, key, query, status, bytesIn, bytesOut, start, System.nanoTime()));
+                    long end = System.nanoTime();
+                    log.add(new Request(method, key, query, status, bytesIn, bytesOut, start, end));
+                    lastActivity = end;
+                    inFlight.decrementAndGet();
                 }
                 if (request.has("connection", "close")) {
                     return;

@@ -1,0 +1,706 @@
+package io.keepsake.bench;
+
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.SavepointSaveSession;
+import io.keepsake.reader.RestoredState;
+import io.keepsake.reader.SavepointRestorer;
+import io.keepsake.seatunnel.KeepsakeCheckpointStorage;
+import io.keepsake.seatunnel.KeepsakeCheckpointStorageFactory;
+import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.SavepointRequest;
+import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.Versions;
+import io.keepsake.wire.CheckpointWireCodec;
+import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
+import org.apache.seatunnel.engine.serializer.protobuf.ProtoStuffSerializer;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.time.Duration;
+import io.keepsake.fixtures.faults.CountingFileSystem;
+import io.keepsake.storage.localfile.LocalFileSystem;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * Keepsake beside SeaTunnel 2.3.8's own S3 checkpoint storage (Hadoop's S3A) on an object store
+ * with real latency: S3Proxy in this JVM behind a {@link LatencyProxy} that adds a time to first
+ * byte to every request and caps each connection's throughput, at 0 ms and at 20 ms of added time
+ * to first byte, in one run and interleaved rounds (the two sides alternate going first). Per row
+ * and latency: the time (median, min-max), the requests, the sequential round trips and the bytes
+ * moved, read off the proxy's log of the last measured round.
+ *
+ * <p>Rows: a checkpoint store of ~170 KB of engine state with its rotation past
+ * {@code max-retained} (1), as the engine's checkpoint coordinator calls them one after the other;
+ * a savepoint of 4 pipelines and its restore, small and large; and the newest state of a job with
+ * few and with many savepoints. Keepsake's checkpoint store goes through the SeaTunnel plugin's
+ * {@code KeepsakeCheckpointStorage} on {@code storage.type s3}; its savepoints through the engine
+ * session ({@link SavepointSaveSession}) on the same storage, restored with
+ * {@link SavepointRestorer}. SeaTunnel's side runs in a child JVM ({@link SeaTunnelS3aPeer}).
+ *
+ * <p>Requests an operation leaves running after it returns (a rotation or tidying done in the
+ * background) are waited for, counted in its requests and bytes, and left out of its round trips
+ * and time: the round trips are those of the requests that started before the call returned.
+ */
+public final class ObjectStoreSection implements ReportSection {
+
+    /** The system property that sets the measured rounds (the mode's otherwise). */
+    public static final String ROUNDS_PROPERTY = "keepsake.bench.objectstore.rounds";
+
+    /** The system property that sets the discarded warm-up rounds (the mode's otherwise). */
+    public static final String WARMUP_PROPERTY = "keepsake.bench.objectstore.warmup";
+
+    /** The system property that runs the section in the tiny mode too (its smoke test), on the tiny sizes. */
+    public static final String TINY_PROPERTY = "keepsake.bench.objectstore.tiny";
+
+    private static final String NAMESPACE = "/keepsake/";
+    private static final String SEATUNNEL_NAMESPACE = "/seatunnel/checkpoint/";
+    private static final Duration QUIET = Duration.ofMillis(150);
+    private static final Duration LATENCY = Duration.ofMillis(20);
+    private static final long JOB = BenchStates.JOB_ID;
+    private static final int PIPELINES = 4;
+    /** Sequential round trips past which a list at 20 ms is not run: it would take minutes, and miss its goal. */
+    private static final int LIST_ROUND_TRIP_LIMIT = 500;
+
+    private static final String STORE_GOAL = ">= 2x faster (SeaTunnel time / Keepsake time) at 20 ms; fewer requests";
+    private static final String REQUEST_GOAL = "fewer requests than SeaTunnel-on-S3A";
+    private static final String LOOKUP_GOAL = "<= 2x (time with many / time with few) at 20 ms";
+
+    /**
+     * The sizes of one run.
+     *
+     * @param rounds          measured rounds
+     * @param warmup          discarded rounds before them
+     * @param checkpointBytes the checkpoint's raw state bytes
+     * @param smallBytes      each pipeline's state in the small savepoint
+     * @param largeBytes      each pipeline's state in the large savepoint
+     * @param few             savepoints of the small lookup job
+     * @param many            savepoints of the large lookup job
+     */
+    record Sizes(int rounds, int warmup, int checkpointBytes, int smallBytes, int largeBytes, int few, int many) {
+
+        static Sizes of(ReportOptions options) {
+            Sizes s = switch (options.mode()) {
+                case "full" -> new Sizes(3, 1, 170 * 1024, 1 << 20, 64 << 20, 10, 10_000);
+                case "quick" -> new Sizes(1, 1, 170 * 1024, 1 << 20, 8 << 20, 10, 200);
+                default -> new Sizes(1, 0, 64 * 1024, 64 * 1024, 512 * 1024, 3, 12);
+            };
+            String rounds = System.getProperty(ROUNDS_PROPERTY);
+            String warmup = System.getProperty(WARMUP_PROPERTY);
+            return new Sizes(rounds == null ? s.rounds : Integer.parseInt(rounds.trim()),
+                    warmup == null ? s.warmup : Integer.parseInt(warmup.trim()), s.checkpointBytes, s.smallBytes,
+                    s.largeBytes, s.few, s.many);
+        }
+    }
+
+    /** What one timed call did: its time and the proxy's log of its requests. */
+    record Measure(long nanos, int requests, int roundTrips, long bytes, int background) {
+
+        static Measure of(long nanos, List<LatencyProxy.Request> log, long returnedAt) {
+            List<LatencyProxy.Request> critical = log.stream().filter(r -> r.startNanos() - returnedAt <= 0).toList();
+            return new Measure(nanos, log.size(), LatencyProxy.sequentialRoundTrips(critical),
+                    LatencyProxy.bytesMoved(log), log.size() - critical.size());
+        }
+    }
+
+    /** One row's samples at one latency: per side, the time of each round and the last round's log. */
+    static final class Cell {
+        final double[] keepsake;
+        final double[] seatunnel;
+        Measure keepsakeLast;
+        Measure seatunnelLast;
+
+        Cell(int rounds) {
+            keepsake = new double[rounds];
+            seatunnel = new double[rounds];
+        }
+    }
+
+    private long sink;
+
+    @Override
+    public String title() {
+        return "Object store with latency (Keepsake vs SeaTunnel-on-S3A)";
+    }
+
+    @Override
+    public List<GoalRow> notRun(String why) {
+        List<GoalRow> rows = new ArrayList<>();
+        for (String row : storeRows("170 KB", "1 MiB", "64 MiB")) {
+            rows.add(GoalRow.notRun(row + " at 20 ms", STORE_GOAL, why));
+        }
+        for (String row : otherRows("1 MiB", "64 MiB", 10, 10_000)) {
+            rows.add(GoalRow.notRun(row + " at 20 ms", REQUEST_GOAL, why));
+        }
+        rows.add(GoalRow.notRun("Keepsake recoverLatest, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL, why));
+        rows.add(GoalRow.notRun("Keepsake list of a job, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL, why));
+        rows.add(GoalRow.notRun("every row at 0 ms: requests", REQUEST_GOAL, why));
+        return rows;
+    }
+
+    private static List<String> storeRows(String checkpoint, String small, String large) {
+        return List.of("checkpoint store + rotation, " + checkpoint,
+                "savepoint, " + PIPELINES + " x " + small,
+                "savepoint, " + PIPELINES + " x " + large);
+    }
+
+    private static List<String> otherRows(String small, String large, int few, int many) {
+        return List.of("restore, " + PIPELINES + " x " + small,
+                "restore, " + PIPELINES + " x " + large,
+                String.format(Locale.ROOT, "newest state, %,d savepoints", few),
+                String.format(Locale.ROOT, "newest state, %,d savepoints", many));
+    }
+
+    @Override
+    public Result run(ReportOptions options) throws Exception {
+        if (("tiny".equals(options.mode()) && !Boolean.getBoolean(TINY_PROPERTY))
+                || !Boolean.parseBoolean(System.getProperty(S3Section.ENABLED, "true"))) {
+            return new Result(notRun("switched off (--no-s3, or the tiny mode)"), List.of());
+        }
+        Sizes sizes = Sizes.of(options);
+        try (LocalS3 s3 = LocalS3.start();
+             LatencyProxy proxy = LatencyProxy.start(s3.endpoint(), Duration.ZERO,
+                     LatencyProxy.DEFAULT_BYTES_PER_SECOND);
+             Run run = new Run(s3, proxy, sizes)) {
+            return run.measure();
+        }
+    }
+
+    /** The factory keys of Keepsake's S3 backend on {@code endpoint}, as SeaTunnel users write them. */
+    static Map<String, String> keys(URI endpoint) {
+        Map<String, String> m = new TreeMap<>();
+        m.put("storage.type", "s3");
+        m.put("namespace", NAMESPACE);
+        m.put("s3.bucket", "s3a://" + LocalS3.BUCKET);
+        m.put("fs.s3a.endpoint", endpoint.toString());
+        m.put("fs.s3a.access.key", LocalS3.ACCESS);
+        m.put("fs.s3a.secret.key", LocalS3.SECRET);
+        m.put("fs.s3a.path.style.access", "true");
+        return m;
+    }
+
+    /** One run: the stores, the seeded jobs, and the rounds. */
+    private final class Run implements AutoCloseable {
+        private final LocalS3 s3;
+        private final LatencyProxy proxy;
+        private final Sizes sizes;
+        private final KeepsakeCheckpointStorage plugin;
+        private final KeepsakeStorage keepsake;
+        private final SeaTunnelS3aPeer seatunnel;
+        private final ExecutorService pipelines = Executors.newFixedThreadPool(PIPELINES, r -> {
+            Thread t = new Thread(r, "objectstore-pipeline");
+            t.setDaemon(true);
+            return t;
+        });
+        private final ProtoStuffSerializer serializer = new ProtoStuffSerializer();
+        private final List<CompletedCheckpoint> small = new ArrayList<>();
+        private final List<CompletedCheckpoint> large = new ArrayList<>();
+        private final List<String> notes = new ArrayList<>();
+        private long checkpointId = 1;
+        private final long started = System.nanoTime();
+        private int checkpointStateBytes;
+
+        Run(LocalS3 s3, LatencyProxy proxy, Sizes sizes) throws Exception {
+            this.s3 = s3;
+            this.proxy = proxy;
+            this.sizes = sizes;
+            this.plugin = (KeepsakeCheckpointStorage) new KeepsakeCheckpointStorageFactory().create(
+                    keys(proxy.endpoint()));
+            this.keepsake = (KeepsakeStorage) plugin.checkpointSide();
+            this.seatunnel = SeaTunnelS3aPeer.start(proxy.endpoint(), LocalS3.BUCKET, LocalS3.ACCESS, LocalS3.SECRET,
+                    SEATUNNEL_NAMESPACE);
+            progress("stores open, SeaTunnel's child JVM started");
+            for (int p = 1; p <= PIPELINES; p++) {
+                small.add(BenchStates.reportState(sizes.smallBytes, JOB, p, 1, 100 + p));
+                large.add(BenchStates.reportState(sizes.largeBytes, JOB, p, 1, 200 + p));
+            }
+        }
+
+        Result measure() throws Exception {
+            long seedStart = System.nanoTime();
+            String fewJob = Long.toString(JOB + 1);
+            String manyJob = Long.toString(JOB + 2);
+            seedKeepsake(fewJob, sizes.few);
+            seedKeepsake(manyJob, sizes.many);
+            seedSeaTunnel(fewJob, sizes.few);
+            seedSeaTunnel(manyJob, sizes.many);
+            long seedMillis = (System.nanoTime() - seedStart) / 1_000_000;
+            progress("seeded the lookup jobs in " + seedMillis + " ms");
+            // the first checkpoint, so that every timed store rotates one away
+            plugin.storeCheckPoint(checkpointState(checkpointId));
+            seatunnel.store(BenchStates.JOB, 1, checkpointId, checkpointStateBytes, checkpointId);
+
+            String[] rows = {"checkpoint", "savepoint-small", "savepoint-large", "restore-small", "restore-large",
+                    "lookup-few", "lookup-many", "list-few", "list-many"};
+            Map<String, Cell> zero = new LinkedHashMap<>();
+            Map<String, Cell> twenty = new LinkedHashMap<>();
+            for (String row : rows) {
+                zero.put(row, new Cell(sizes.rounds));
+                twenty.put(row, new Cell(sizes.rounds));
+            }
+            boolean listManyAtLatency = true;
+            for (int round = 0; round < sizes.warmup + sizes.rounds; round++) {
+                int index = round - sizes.warmup;
+                boolean keepsakeFirst = round % 2 == 0;
+                for (int l = 0; l < 2; l++) {
+                    boolean delayed = (l == 1) == keepsakeFirst; // the latencies alternate too
+                    proxy.timeToFirstByte(delayed ? LATENCY : Duration.ZERO);
+                    Map<String, Cell> cells = delayed ? twenty : zero;
+                    checkpointRow(cells.get("checkpoint"), index, keepsakeFirst);
+                    savepointRows(cells.get("savepoint-small"), cells.get("restore-small"), small,
+                            sizes.smallBytes, index, keepsakeFirst);
+                    savepointRows(cells.get("savepoint-large"), cells.get("restore-large"), large,
+                            sizes.largeBytes, index, keepsakeFirst);
+                    lookupRow(cells.get("lookup-few"), fewJob, index, keepsakeFirst);
+                    lookupRow(cells.get("lookup-many"), manyJob, index, keepsakeFirst);
+                    progress("round " + (round + 1) + " of " + (sizes.warmup + sizes.rounds) + ", "
+                            + (delayed ? "20" : "0") + " ms: stores and restores done");
+                    listRow(cells.get("list-few"), fewJob, index);
+                }
+            }
+            // thousands of metadata reads one after the other: once per latency, after the rounds, and at
+            // 20 ms only when its round trips at 0 ms leave it a chance to meet its goal
+            int last = sizes.rounds - 1;
+            proxy.timeToFirstByte(Duration.ZERO);
+            Measure listAtZero = listRow(zero.get("list-many"), manyJob, last);
+            if (listAtZero.roundTrips() > LIST_ROUND_TRIP_LIMIT) {
+                listManyAtLatency = false;
+                java.util.Arrays.fill(twenty.get("list-many").keepsake, Double.NaN);
+            } else {
+                proxy.timeToFirstByte(LATENCY);
+                listRow(twenty.get("list-many"), manyJob, last);
+            }
+            progress("lists of " + sizes.many + " savepoints done");
+            return result(zero, twenty, seedMillis, listManyAtLatency);
+        }
+
+        private void progress(String what) {
+            System.err.println("[objectstore] " + (System.nanoTime() - started) / 1_000_000 + " ms: " + what);
+        }
+
+        // ---- the rows ------------------------------------------------------------------------------
+
+        private void checkpointRow(Cell cell, int index, boolean keepsakeFirst) throws Exception {
+            long id = ++checkpointId;
+            PipelineState state = checkpointState(id);
+            List<String> rotated = List.of(Long.toString(id - 1));
+            Timed k = () -> {
+                long start = System.nanoTime();
+                plugin.storeCheckPoint(state);
+                plugin.deleteCheckpoint(BenchStates.JOB, "1", rotated);
+                return System.nanoTime() - start;
+            };
+            Timed s = () -> seatunnel.store(BenchStates.JOB, 1, id, checkpointStateBytes, id)
+                    + seatunnel.delete(BenchStates.JOB, 1, List.of(id - 1));
+            both(cell, index, keepsakeFirst, k, s);
+        }
+
+        private void savepointRows(Cell save, Cell restore, List<CompletedCheckpoint> states, int bytesEach,
+                                   int index, boolean keepsakeFirst) throws Exception {
+            long id = ++checkpointId;
+            String stJob = Long.toString(JOB + 10);
+            String[] savepoint = new String[1];
+            Timed k = () -> {
+                long start = System.nanoTime();
+                savepoint[0] = saveKeepsake(states);
+                return System.nanoTime() - start;
+            };
+            Timed s = () -> seatunnel.storeAll(stJob, PIPELINES, id, bytesEach, id);
+            both(save, index, keepsakeFirst, k, s);
+            Timed kr = () -> {
+                long start = System.nanoTime();
+                RestoredState restored = new SavepointRestorer(keepsake).restoreSavepoint(BenchStates.JOB,
+                        savepoint[0]);
+                sink += restored.checkpoints().size();
+                return System.nanoTime() - start;
+            };
+            // the engine's CheckpointManager restores its pipelines from a parallel stream
+            Timed sr = () -> seatunnel.restoreAll(stJob, PIPELINES);
+            both(restore, index, keepsakeFirst, kr, sr);
+            // clean-up, untimed, at 0 ms
+            Duration latency = proxy.timeToFirstByte();
+            proxy.timeToFirstByte(Duration.ZERO);
+            keepsake.deleteSavepoint(BenchStates.JOB, savepoint[0]);
+            for (int p = 1; p <= PIPELINES; p++) {
+                seatunnel.delete(stJob, p, List.of(id));
+            }
+            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
+            proxy.timeToFirstByte(latency);
+        }
+
+        private void lookupRow(Cell cell, String job, int index, boolean keepsakeFirst) throws Exception {
+            SavepointRestorer restorer = new SavepointRestorer(keepsake);
+            Timed k = () -> {
+                long start = System.nanoTime();
+                sink += restorer.recoverLatest(job).nextCheckpointId();
+                return System.nanoTime() - start;
+            };
+            Timed s = () -> seatunnel.restoreLatest(job, 1);
+            both(cell, index, keepsakeFirst, k, s);
+        }
+
+        private Measure listRow(Cell cell, String job, int index) throws Exception {
+            Measure m = timed(() -> {
+                long start = System.nanoTime();
+                sink += keepsake.listSavepoints(job).size();
+                return System.nanoTime() - start;
+            });
+            if (index >= 0) {
+                cell.keepsake[index] = m.nanos();
+                cell.seatunnel[index] = Double.NaN;
+                cell.keepsakeLast = m;
+            }
+            return m;
+        }
+
+        private void both(Cell cell, int index, boolean keepsakeFirst, Timed k, Timed s) throws Exception {
+            Measure km;
+            Measure sm;
+            if (keepsakeFirst) {
+                km = timed(k);
+                sm = timed(s);
+            } else {
+                sm = timed(s);
+                km = timed(k);
+            }
+            if (index >= 0) {
+                cell.keepsake[index] = km.nanos();
+                cell.seatunnel[index] = sm.nanos();
+                cell.keepsakeLast = km;
+                cell.seatunnelLast = sm;
+            }
+        }
+
+        /** Runs one call with an empty log, waits for what it left running, and reads the log. */
+        private Measure timed(Timed call) throws Exception {
+            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
+            proxy.clearLog();
+            long nanos = call.run();
+            long returnedAt = System.nanoTime();
+            if (!proxy.awaitQuiet(QUIET, Duration.ofMinutes(2))) {
+                throw new IllegalStateException("Cannot measure: requests still in flight 2 minutes after the call");
+            }
+            return Measure.of(nanos, proxy.requests(), returnedAt);
+        }
+
+        // ---- Keepsake and SeaTunnel operations ----------------------------------------------------
+
+        /** A savepoint as the engine takes one: every pipeline reports from its own coordinator thread. */
+        private String saveKeepsake(List<CompletedCheckpoint> states) throws Exception {
+            List<Integer> ids = new ArrayList<>();
+            for (CompletedCheckpoint c : states) {
+                ids.add(c.pipelineId());
+            }
+            try (SavepointSaveSession session = SavepointSaveSession.builder(keepsake, BenchStates.JOB, ids)
+                    .kind(SavepointKind.MANUAL).open()) {
+                List<Future<?>> reported = new ArrayList<>();
+                for (CompletedCheckpoint c : states) {
+                    reported.add(pipelines.submit(() -> {
+                        session.report(c);
+                        session.pipelineSuspended(c.pipelineId());
+                    }));
+                }
+                for (Future<?> f : reported) {
+                    f.get();
+                }
+                return session.commit().savepointId();
+            }
+        }
+
+        /** SeaTunnel's engine state of the checkpoint: the coordinator's serialized checkpoint in its wrapper. */
+        private PipelineState checkpointState(long id) {
+            CompletedCheckpoint c = BenchStates.reportState(sizes.checkpointBytes, JOB, 1, id, id);
+            byte[] states = serializer.serialize(SeaTunnelPath.toEngine(c));
+            checkpointStateBytes = states.length;
+            return SeaTunnelPath.wrap(SeaTunnelPath.toEngine(c), states);
+        }
+
+        /**
+         * Seeds {@code count} savepoints of one pipeline of {@code job}: written by Keepsake's local
+         * backend to a temporary directory (no fsync), then every file of the job planted in
+         * S3Proxy's blob store under the S3 savepoint root, with a folder marker per savepoint as
+         * the S3 backend writes one; checked by listing and recovering the job on S3 without the
+         * latency proxy.
+         */
+        private void seedKeepsake(String job, int count) throws Exception {
+            Path local = Files.createTempDirectory("keepsake-objectstore-seed");
+            try {
+                Path savepoints = local.resolve("savepoints");
+                try (KeepsakeStorage storage = KeepsakeStorage.open(new CountingFileSystem(new LocalFileSystem(),
+                        false), local.resolve("checkpoints").toString(), savepoints.toString())) {
+                    for (int i = 1; i <= count; i++) {
+                        seedOne(storage, job, i);
+                    }
+                }
+                String root = keepsake.savepointRoot();
+                String prefix = root.substring(root.indexOf("://") + 3);
+                prefix = prefix.substring(prefix.indexOf('/') + 1);
+                prefix = prefix.endsWith("/") ? prefix : prefix + "/";
+                Path jobDir = savepoints.resolve(job);
+                List<Path> files;
+                try (Stream<Path> walk = Files.walk(jobDir)) {
+                    files = walk.toList();
+                }
+                for (Path f : files) {
+                    String key = prefix + savepoints.relativize(f).toString().replace('\\', '/');
+                    if (Files.isRegularFile(f)) {
+                        s3.plant(key, Files.readAllBytes(f));
+                    } else if (f.getParent().equals(jobDir) && !f.getFileName().toString().startsWith(".")) {
+                        s3.plant(key + "/", new byte[0]);
+                    }
+                }
+            } finally {
+                BenchFiles.deleteRecursively(local);
+            }
+            try (KeepsakeStorage direct = KeepsakeStorage.open("s3", keys(s3.endpoint()))) {
+                // thousands: the rounds' list and lookup rows read them anyway
+                int listed = count <= 1000 ? direct.listSavepoints(job).size() : count;
+                long newest = count <= 1000 ? new SavepointRestorer(direct).recoverLatest(job).nextCheckpointId() - 1
+                        : count;
+                if (listed != count || newest != count) {
+                    throw new IllegalStateException("Cannot seed job " + job + ": S3 lists " + listed
+                            + " savepoints and recovers checkpoint " + newest + ", not " + count);
+                }
+            }
+        }
+
+        private void seedOne(KeepsakeStorage storage, String job, int i) throws IOException {
+            CompletedCheckpoint state = BenchStates.reportState(1024, Long.parseLong(job), 1, i, i);
+            try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest(job, String.format("sp-%06d", i),
+                    SavepointKind.MANUAL, Versions.PRODUCER_VERSION, CheckpointWireCodec.FORMAT_NAME,
+                    1_700_000_000_000L + i, Map.of()))) {
+                try (OutputStream out = w.openPayload(1, i)) {
+                    new CheckpointWireCodec().encode(state, out);
+                }
+                w.commit(1_700_000_000_000L + i);
+            }
+        }
+
+        /**
+         * Seeds {@code count} checkpoint files of pipeline 1 of {@code job}: the newest through
+         * SeaTunnel's storage at 0 ms, then copies of it under the names SeaTunnel gives checkpoints
+         * 1..count-1, written straight into S3Proxy's store.
+         */
+        private void seedSeaTunnel(String job, int count) throws Exception {
+            proxy.timeToFirstByte(Duration.ZERO);
+            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
+            proxy.clearLog();
+            seatunnel.store(job, 1, count, 1024, count);
+            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
+            String key = proxy.requests().stream().filter(r -> r.method().equals("PUT") && r.key().endsWith(".ser"))
+                    .map(LatencyProxy.Request::key).reduce((a, b) -> b).orElseThrow(() -> new IllegalStateException(
+                            "Cannot seed SeaTunnel's checkpoints of job " + job + ": no PUT of a .ser file was seen"));
+            int slash = key.lastIndexOf('/');
+            String[] parts = key.substring(slash + 1).split("-");
+            if (parts.length != 4) {
+                throw new IllegalStateException("Cannot seed SeaTunnel's checkpoints of job " + job
+                        + ": the file name is not <time>-<random>-<pipeline>-<checkpoint>.ser (" + key + ")");
+            }
+            byte[] content;
+            try (S3Client raw = LocalS3.client(s3.endpoint())) {
+                content = raw.getObjectAsBytes(b -> b.bucket(LocalS3.BUCKET).key(key)).asByteArray();
+            }
+            for (int i = 1; i < count; i++) {
+                s3.plant(key.substring(0, slash + 1) + String.join("-", parts[0], Integer.toString(i), parts[2],
+                        i + ".ser"), content);
+            }
+        }
+
+        // ---- the report ----------------------------------------------------------------------------
+
+        private Result result(Map<String, Cell> zero, Map<String, Cell> twenty, long seedMillis,
+                              boolean listManyAtLatency) {
+            String cp = ReportOptions.size(sizes.checkpointBytes);
+            String sm = ReportOptions.size(sizes.smallBytes);
+            String lg = ReportOptions.size(sizes.largeBytes);
+            List<String> store = storeRows(cp, sm, lg);
+            List<String> other = otherRows(sm, lg, sizes.few, sizes.many);
+            Map<String, String> names = new LinkedHashMap<>();
+            names.put("checkpoint", store.get(0));
+            names.put("savepoint-small", store.get(1));
+            names.put("savepoint-large", store.get(2));
+            names.put("restore-small", other.get(0));
+            names.put("restore-large", other.get(1));
+            names.put("lookup-few", other.get(2));
+            names.put("lookup-many", other.get(3));
+            names.put("list-few", String.format(Locale.ROOT, "list of a job (Keepsake only), %,d savepoints",
+                    sizes.few));
+            names.put("list-many", String.format(Locale.ROOT, "list of a job (Keepsake only), %,d savepoints",
+                    sizes.many));
+
+            List<GoalRow> rows = new ArrayList<>();
+            for (String key : List.of("checkpoint", "savepoint-small", "savepoint-large")) {
+                Cell c = twenty.get(key);
+                Spread speedup = Spread.of(Spread.ratios(c.seatunnel, c.keepsake));
+                boolean fewer = c.keepsakeLast.requests() < c.seatunnelLast.requests();
+                rows.add(new GoalRow(names.get(key) + " at 20 ms", STORE_GOAL, speedup.medianRatio() + "; "
+                        + requests(c), speedup.ratioSpread() + "; " + times(c),
+                        GoalRow.Verdict.of(speedup.median() >= 2.0 && fewer)));
+            }
+            for (String key : List.of("restore-small", "restore-large", "lookup-few", "lookup-many")) {
+                Cell c = twenty.get(key);
+                Spread speedup = Spread.of(Spread.ratios(c.seatunnel, c.keepsake));
+                rows.add(new GoalRow(names.get(key) + " at 20 ms", REQUEST_GOAL, requests(c) + "; "
+                        + speedup.medianRatio() + " faster", speedup.ratioSpread() + "; " + times(c),
+                        GoalRow.Verdict.of(c.keepsakeLast.requests() < c.seatunnelLast.requests())));
+            }
+            Cell few = twenty.get("lookup-few");
+            Cell many = twenty.get("lookup-many");
+            Spread lookup = Spread.of(Spread.ratios(many.keepsake, few.keepsake));
+            rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake recoverLatest, %,d vs %,d savepoints, at 20 ms",
+                    sizes.many, sizes.few), LOOKUP_GOAL, lookup.medianRatio() + "; requests "
+                    + many.keepsakeLast.requests() + " vs " + few.keepsakeLast.requests(), lookup.ratioSpread(),
+                    GoalRow.Verdict.of(lookup.median() <= 2.0)));
+            Cell listFew = twenty.get("list-few");
+            if (listManyAtLatency) {
+                Cell listMany = twenty.get("list-many");
+                Spread list = Spread.of(measuredRatios(listMany.keepsake, listFew.keepsake));
+                rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
+                        + " 20 ms", sizes.many, sizes.few), LOOKUP_GOAL, list.medianRatio() + "; requests "
+                        + listMany.keepsakeLast.requests() + " vs " + listFew.keepsakeLast.requests(),
+                        list.ratioSpread(), GoalRow.Verdict.of(list.median() <= 2.0)));
+            } else {
+                Measure m0 = zero.get("list-many").keepsakeLast;
+                double bound = m0.roundTrips() * (double) LATENCY.toNanos();
+                double fewMedian = Spread.of(measured(listFew.keepsake)).median();
+                rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
+                        + " 20 ms", sizes.many, sizes.few), LOOKUP_GOAL, ">= " + Spread.ratio(bound / fewMedian)
+                        + "x (not run at 20 ms)", m0.roundTrips() + " sequential round trips at 0 ms x 20 ms = "
+                        + Spread.millis(bound) + " ms at least, vs " + Spread.millis(fewMedian) + " ms with "
+                        + sizes.few, GoalRow.Verdict.of(bound / fewMedian <= 2.0)));
+            }
+            boolean fewerAtZero = true;
+            List<String> more = new ArrayList<>();
+            for (String key : List.of("checkpoint", "savepoint-small", "savepoint-large", "restore-small",
+                    "restore-large", "lookup-few", "lookup-many")) {
+                Cell c = zero.get(key);
+                if (c.keepsakeLast.requests() >= c.seatunnelLast.requests()) {
+                    fewerAtZero = false;
+                    more.add(names.get(key));
+                }
+            }
+            rows.add(new GoalRow("every row at 0 ms: requests", REQUEST_GOAL, fewerAtZero ? "fewer on every row"
+                    : "not fewer on: " + String.join(", ", more), "see the object-store table", GoalRow.Verdict.of(
+                    fewerAtZero)));
+
+            StringBuilder table = new StringBuilder();
+            table.append("Object store: S3Proxy behind LatencyProxy (")
+                    .append(LatencyProxy.DEFAULT_BYTES_PER_SECOND >> 20).append(" MiB/s per connection each way),")
+                    .append(" Keepsake / SeaTunnel-on-S3A per row; times are medians (min-max) of ")
+                    .append(sizes.rounds).append(" interleaved rounds; requests, sequential round trips and bytes")
+                    .append(" are the last round's, from the proxy's log (requests left running in the background in")
+                    .append(" brackets).\n\n");
+            table.append("| row | added time to first byte | Keepsake time | SeaTunnel-on-S3A time | SeaTunnel / Keepsake"
+                    + " | requests | sequential round trips | bytes moved |\n");
+            table.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            for (String key : names.keySet()) {
+                for (int l = 0; l < 2; l++) {
+                    Cell c = (l == 0 ? zero : twenty).get(key);
+                    table.append("| ").append(names.get(key)).append(" | ").append(l == 0 ? "0 ms" : "20 ms")
+                            .append(" | ").append(time(c.keepsake)).append(" | ").append(time(c.seatunnel))
+                            .append(" | ").append(c.seatunnelLast == null || Double.isNaN(c.seatunnel[0]) ? "-"
+                                    : Spread.of(Spread.ratios(c.seatunnel, c.keepsake)).medianRatio() + "x")
+                            .append(" | ").append(pair(c, Measure::requests, true))
+                            .append(" | ").append(pair(c, Measure::roundTrips, false))
+                            .append(" | ").append(bytes(c)).append(" |\n");
+                }
+            }
+            notes.add("Object store: Keepsake's checkpoint store goes through the SeaTunnel plugin's"
+                    + " KeepsakeCheckpointStorage on storage.type s3 (storeCheckPoint of the engine's serialized"
+                    + " checkpoint, then deleteCheckpoint(job, pipeline, [previous id]) as the engine rotates past"
+                    + " max-retained 1); its savepoints through SavepointSaveSession on that storage, each pipeline"
+                    + " reported from its own thread, restored with SavepointRestorer.restoreSavepoint; the newest"
+                    + " state with SavepointRestorer.recoverLatest, the list with listSavepoints. SeaTunnel 2.3.8's"
+                    + " checkpoint-storage-hdfs on S3A runs in a child JVM: a savepoint is storeAll of "
+                    + PIPELINES + " checkpoint files from " + PIPELINES + " threads, a restore "
+                    + PIPELINES + " getLatestCheckpointByJobIdAndPipelineId calls from a parallel stream as the"
+                    + " engine's CheckpointManager makes them (restoreAll), the newest state one such call with the"
+                    + " job's files listed. SeaTunnel times are the child's own around its storage calls.");
+            notes.add(String.format(Locale.ROOT, "Object store: lookup jobs seeded in %,d ms without the latency"
+                    + " proxy: Keepsake's %,d and %,d savepoints (one 1 KiB pipeline each) written by its local"
+                    + " backend and their files planted in S3Proxy's blob store under the S3 savepoint root, then"
+                    + " listed and recovered on S3 as a check; SeaTunnel's newest checkpoint file stored through"
+                    + " its storage, and copies of it under the names of checkpoints 1..n-1 planted in S3Proxy's"
+                    + " blob store. Round trips: the longest chain of logged requests each starting after the one"
+                    + " before ended, among those that started before the call returned.", seedMillis,
+                    sizes.few, sizes.many));
+            return new Result(rows, notes, List.of(table.toString()));
+        }
+
+        private String time(double[] nanos) {
+            double[] valid = measured(nanos);
+            if (valid.length == 0) {
+                return "-";
+            }
+            Spread s = Spread.of(valid);
+            return s.medianMillis() + " (" + Spread.millis(s.min()) + "-" + Spread.millis(s.max()) + ")";
+        }
+
+        private String pair(Cell c, java.util.function.ToIntFunction<Measure> f, boolean background) {
+            String k = c.keepsakeLast == null ? "-" : f.applyAsInt(c.keepsakeLast) + (background
+                    && c.keepsakeLast.background() > 0 ? " (" + c.keepsakeLast.background() + ")" : "");
+            String s = c.seatunnelLast == null ? "-" : f.applyAsInt(c.seatunnelLast) + (background
+                    && c.seatunnelLast.background() > 0 ? " (" + c.seatunnelLast.background() + ")" : "");
+            return k + " / " + s;
+        }
+
+        private String bytes(Cell c) {
+            return (c.keepsakeLast == null ? "-" : mib(c.keepsakeLast.bytes())) + " / "
+                    + (c.seatunnelLast == null ? "-" : mib(c.seatunnelLast.bytes()));
+        }
+
+        private static String mib(long bytes) {
+            return bytes >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20))
+                    : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        }
+
+        private String requests(Cell c) {
+            return "requests " + c.keepsakeLast.requests() + " vs " + c.seatunnelLast.requests() + ", round trips "
+                    + c.keepsakeLast.roundTrips() + " vs " + c.seatunnelLast.roundTrips();
+        }
+
+        private String times(Cell c) {
+            return "median " + Spread.millis(Spread.of(c.keepsake).median()) + " vs "
+                    + Spread.millis(Spread.of(c.seatunnel).median()) + " ms";
+        }
+
+        @Override
+        public void close() {
+            pipelines.shutdownNow();
+            seatunnel.close();
+            plugin.checkpointSide().close();
+        }
+    }
+
+    /** The samples of the rounds that measured (the list of many savepoints is measured in the last round only). */
+    static double[] measured(double[] samples) {
+        return java.util.Arrays.stream(samples).filter(v -> v > 0 && !Double.isNaN(v)).toArray();
+    }
+
+    /** {@code a[i] / b[i]} for the rounds in which both were measured. */
+    static double[] measuredRatios(double[] a, double[] b) {
+        return java.util.stream.IntStream.range(0, Math.min(a.length, b.length))
+                .filter(i -> a[i] > 0 && b[i] > 0 && !Double.isNaN(a[i]) && !Double.isNaN(b[i]))
+                .mapToDouble(i -> a[i] / b[i]).toArray();
+    }
+
+    /** One timed call; returns its nanoseconds. */
+    @FunctionalInterface
+    private interface Timed {
+        long run() throws Exception;
+    }
+}
