@@ -78,6 +78,8 @@ public final class ObjectStoreSection implements ReportSection {
 
     private static final String STORE_GOAL = ">= 2x faster (SeaTunnel time / Keepsake time) at 20 ms; fewer requests";
     private static final String REQUEST_GOAL = "fewer requests than SeaTunnel-on-S3A";
+    private static final String LIST_NOTE = "no goal: the whole list reads every savepoint's metadata, so it grows"
+            + " with them (the newest one is found by the recoverLatest row)";
     private static final String LOOKUP_GOAL = "<= 2x (time with many / time with few) at 20 ms";
 
     /**
@@ -570,18 +572,18 @@ public final class ObjectStoreSection implements ReportSection {
                 Cell listMany = twenty.get("list-many");
                 Spread list = Spread.of(measuredRatios(listMany.keepsake, listFew.keepsake));
                 rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
-                        + " 20 ms", sizes.many, sizes.few), LOOKUP_GOAL, list.medianRatio() + "; requests "
+                        + " 20 ms", sizes.many, sizes.few), LIST_NOTE, list.medianRatio() + "; requests "
                         + listMany.keepsakeLast.requests() + " vs " + listFew.keepsakeLast.requests(),
-                        list.ratioSpread(), GoalRow.Verdict.of(list.median() <= 2.0)));
+                        list.ratioSpread(), GoalRow.Verdict.REPORTED));
             } else {
                 Measure m0 = zero.get("list-many").keepsakeLast;
                 double bound = m0.roundTrips() * (double) LATENCY.toNanos();
                 double fewMedian = Spread.of(measured(listFew.keepsake)).median();
                 rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
-                        + " 20 ms", sizes.many, sizes.few), LOOKUP_GOAL, ">= " + Spread.ratio(bound / fewMedian)
+                        + " 20 ms", sizes.many, sizes.few), LIST_NOTE, ">= " + Spread.ratio(bound / fewMedian)
                         + "x (not run at 20 ms)", m0.roundTrips() + " sequential round trips at 0 ms x 20 ms = "
                         + Spread.millis(bound) + " ms at least, vs " + Spread.millis(fewMedian) + " ms with "
-                        + sizes.few, GoalRow.Verdict.of(bound / fewMedian <= 2.0)));
+                        + sizes.few, GoalRow.Verdict.REPORTED));
             }
             boolean fewerAtZero = true;
             List<String> more = new ArrayList<>();
