@@ -615,7 +615,7 @@ public final class ObjectStoreSection implements ReportSection {
                     table.append("| ").append(names.get(key)).append(" | ").append(l == 0 ? "0 ms" : "20 ms")
                             .append(" | ").append(time(c.keepsake)).append(" | ").append(time(c.seatunnel))
                             .append(" | ").append(c.seatunnelLast == null || Double.isNaN(c.seatunnel[0]) ? "-"
-                                    : Spread.of(Spread.ratios(c.seatunnel, c.keepsake)).medianRatio() + "x")
+                                    : Spread.of(Spread.ratios(c.seatunnel, c.keepsake)).medianRatio())
                             .append(" | ").append(pair(c, Measure::requests, true))
                             .append(" | ").append(pair(c, Measure::roundTrips, false))
                             .append(" | ").append(bytes(c)).append(" |\n");
