@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * share the file system, the thread and the registry of attempts in flight; only the storage that
  * opened the file system closes it. Thread-safe.
  */
-public final class ComposedStorage implements KeepsakeStorage {
+public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Source {
 
     private static final Logger LOG = LoggerFactory.getLogger(ComposedStorage.class);
 
@@ -282,6 +282,11 @@ public final class ComposedStorage implements KeepsakeStorage {
     @Override
     public List<io.keepsake.storage.SavepointHint> hintSavepoints(String jobId) {
         return savepoints.hints(jobId);
+    }
+
+    @Override
+    public java.util.Optional<NewestMarkers.Trusted> newestMarkers(String jobId) {
+        return savepoints.newestMarkers(jobId);
     }
 
     @Override

@@ -91,6 +91,7 @@ final class CreateIfAbsentPublication implements Publication {
         attempt.requirePayloadsDurable();
         attempt.requireLease();
         attempt.writeIndexMarker(meta);
+        attempt.writeNewestMarker(meta);
         try {
             fs.syncDirectory(target);
         } catch (IOException | RuntimeException e) {

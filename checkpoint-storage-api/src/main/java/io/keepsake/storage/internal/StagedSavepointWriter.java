@@ -81,6 +81,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final List<String> writtenFiles = new ArrayList<>();
     private InFlightAttempts.Lease lease;
     private String indexMarker;
+    /** This attempt's newest marker, once written (removed on abort). */
+    private String newestMarker;
     /** The marker path when another attempt at this id with the same marker name wrote it first (it is not ours). */
     private String sharedIndexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
@@ -211,6 +213,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
         publication.publish(meta, metaBytes, manifest);
+        if (newestMarker != null) {
+            NewestMarkers.tidyLater(layout, inFlight, request.jobId());
+        }
         if (sharedIndexMarker != null) {
             // the attempt that wrote it may have aborted and removed it meanwhile
             putMarkerBack(sharedIndexMarker);
@@ -311,6 +316,21 @@ public final class StagedSavepointWriter implements SavepointWriter {
     }
 
     /**
+     * Before publication, next to the index marker: the savepoint's newest marker
+     * ({@link NewestMarkers}), so a lookup finds it from the job's small newest folder. Written
+     * before publication, so a published savepoint never lacks it; removed on abort. Pruning and
+     * establishing the folder run after the commit, off its critical path.
+     */
+    void writeNewestMarker(SavepointMeta meta) {
+        try {
+            newestMarker = NewestMarkers.write(layout, meta, attemptId);
+        } catch (IOException | RuntimeException e) {
+            abortQuietly();
+            throw failed("writing its newest marker failed", e);
+        }
+    }
+
+    /**
      * Ends the attempt without cleaning anything, when whether it published cannot be told: its
      * files stay for a reader to find or for garbage collection, its lease is released.
      */
@@ -377,6 +397,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
         try {
             if (indexMarker != null) {
                 fs.delete(indexMarker, false);
+            }
+            if (newestMarker != null) {
+                NewestMarkers.remove(fs, newestMarker);
             }
             publication.removeWork(writtenFiles);
         } catch (IOException | RuntimeException e) {
