@@ -357,6 +357,8 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
 
     @Override
     public void close() {
+        // the newest markers of this storage's last commits are tidied before its file system goes
+        NewestMarkers.awaitTidied(layout.fileSystem());
         if (!ownsFileSystem) {
             return;
         }

@@ -29,7 +29,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Phaser;
 
 /**
  * The newest markers of a job: a small folder {@code <job>/.newest/} that lets a lookup find the
@@ -297,15 +296,25 @@ public final class NewestMarkers {
         return t;
     });
     private static final Set<String> QUEUED = ConcurrentHashMap.newKeySet();
-    private static final Phaser PENDING = new Phaser(1);
+    /** Tidies queued or running, by the file system they use (by identity). */
+    private static final Map<StorageFileSystem, Integer> PENDING = new java.util.IdentityHashMap<>();
 
-    /** Tidies the job's newest folder on a background thread; one queued tidy per job folder at a time. */
+    /**
+     * Tidies the job's newest folder on a background thread, one queued tidy per job folder at a
+     * time; inline when the test switch {@link PayloadSyncs#INLINE_PROPERTY} is on.
+     */
     static void tidyLater(StorageLayout layout, InFlightAttempts inFlight, String jobId) {
-        String key = dir(layout, jobId);
+        if (Boolean.getBoolean(PayloadSyncs.INLINE_PROPERTY)) {
+            // the schedule explorer's switch: every file-system call on the actor's own thread
+            tidy(layout, inFlight, jobId);
+            return;
+        }
+        String key = System.identityHashCode(layout.fileSystem()) + ":" + dir(layout, jobId);
         if (!QUEUED.add(key)) {
             return;
         }
-        PENDING.register();
+        StorageFileSystem fs = layout.fileSystem();
+        pending(fs, 1);
         try {
             TIDIER.execute(() -> {
                 try {
@@ -314,19 +323,60 @@ public final class NewestMarkers {
                 } catch (RuntimeException e) {
                     LOG.debug("Tidying the newest markers of job {} failed; the next commit tidies them", jobId, e);
                 } finally {
-                    PENDING.arriveAndDeregister();
+                    pending(fs, -1);
                 }
             });
         } catch (RuntimeException e) {
             QUEUED.remove(key);
-            PENDING.arriveAndDeregister();
+            pending(fs, -1);
             throw e;
         }
     }
 
-    /** Waits until every tidy queued so far has run (for tests and an orderly shutdown). */
+    private static void pending(StorageFileSystem fs, int delta) {
+        synchronized (PENDING) {
+            int n = PENDING.getOrDefault(fs, 0) + delta;
+            if (n == 0) {
+                PENDING.remove(fs);
+                PENDING.notifyAll();
+            } else {
+                PENDING.put(fs, n);
+            }
+        }
+    }
+
+    /** Waits until no tidy queued so far over {@code fs} is pending (a storage's close waits so). */
+    static void awaitTidied(StorageFileSystem fs) {
+        boolean interrupted = false;
+        synchronized (PENDING) {
+            while (PENDING.containsKey(fs)) {
+                try {
+                    PENDING.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until every tidy queued so far, over any file system, has run (for tests). */
     public static void awaitTidied() {
-        PENDING.arriveAndAwaitAdvance();
+        boolean interrupted = false;
+        synchronized (PENDING) {
+            while (!PENDING.isEmpty()) {
+                try {
+                    PENDING.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

@@ -213,9 +213,6 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 request.payloadFormat(), manifest, request.properties());
         byte[] metaBytes = MetadataCodec.encode(meta);
         publication.publish(meta, metaBytes, manifest);
-        if (newestMarker != null) {
-            NewestMarkers.tidyLater(layout, inFlight, request.jobId());
-        }
         if (sharedIndexMarker != null) {
             // the attempt that wrote it may have aborted and removed it meanwhile
             putMarkerBack(sharedIndexMarker);
@@ -232,6 +229,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         LOG.info("Committed savepoint {} of job {} with {} payload(s), {} bytes in {} ms ({})", request.savepointId(),
                 request.jobId(), manifest.size(), bytes, took.toMillis(), target);
         listener.onCommit(request.jobId(), request.savepointId(), bytes, took);
+        NewestMarkers.tidyLater(layout, inFlight, request.jobId());
         return new SavepointHandle(target, meta);
     }
 
