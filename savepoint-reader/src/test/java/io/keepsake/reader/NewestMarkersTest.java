@@ -267,4 +267,17 @@ class NewestMarkersTest {
             assertThat(recovered(storage, 1)).isEqualTo(7);
         }
     }
+
+    /** A savepoint holding no pipeline gets no newest marker: it is never anyone's newest state. */
+    @ParameterizedTest(name = "rename={0}")
+    @CsvSource({"true", "false"})
+    void aSavepointWithoutPipelinesGetsNoNewestMarker(boolean rename) throws IOException {
+        InMemoryFileSystem fs = memory(rename);
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+            saveUpTo(storage, 2);
+            save(storage, "empty", 3);
+            assertThat(newest(fs)).noneMatch(n -> n.contains("empty"));
+            assertThat(recovered(storage, 1)).isEqualTo(2);
+        }
+    }
 }

@@ -31,7 +31,13 @@ import java.util.TreeMap;
  * nothing else orders it. A claim is never trusted over the metadata: a folder put first is read
  * and verified, and when its metadata says something else the choice is made again with what it
  * says. So the metadata files read grow with the pipelines, not with the savepoints, ties
- * included. Not thread-safe: one lookup at a time.
+ * included.
+ *
+ * <p>When the storage keeps newest markers ({@link NewestMarkers}) and the job's newest folder can
+ * be trusted, the lookup starts from that folder alone, so the listing does not grow with the
+ * savepoints either; it falls back to listing every folder when the folder is missing, empty or
+ * without its sentinel, when a marker without claims does not read, and when K or more markers
+ * above the savepoint it would take were skipped. Not thread-safe: one lookup at a time.
  */
 public final class NewestSavepoints {
 

@@ -320,6 +320,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * establishing the folder run after the commit, off its critical path.
      */
     void writeNewestMarker(SavepointMeta meta) {
+        if (meta.manifest().isEmpty()) {
+            return; // it holds no pipeline's state, so it is never a newest one
+        }
         try {
             newestMarker = NewestMarkers.write(layout, meta, attemptId);
         } catch (IOException | RuntimeException e) {
