@@ -70,6 +70,11 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private final NewestReadableState newest;
     private final FailedSavepoints failedSavepoints = new FailedSavepoints();
     private final boolean stageWhileCommitting;
+    /** Runs the rotations the engine asks for, in order, off its checkpoint's critical path. */
+    private final java.util.concurrent.ThreadPoolExecutor retention = retentionWorker();
+
+    /** The name of the thread that runs rotations ({@link #deleteCheckpoint(String, String, List)}). */
+    static final String RETENTION_THREAD_NAME = "keepsake-seatunnel-retention";
 
     /**
      * Wraps a Keepsake storage and its savepoint capability (normally the same object).
@@ -319,8 +324,17 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     }
 
     /**
-     * Deletes checkpoint files (rotation), then the pipeline's checkpoint files older than every one
-     * the engine rotated away; kept savepoints stay.
+     * Queues the rotation: deletes checkpoint files, then the pipeline's checkpoint files older than
+     * every one the engine rotated away; kept savepoints stay. Returns once the ids are checked.
+     *
+     * <p>SeaTunnel's checkpoint coordinator calls this inside the completion of a checkpoint, before
+     * it acknowledges it, so the deletes run on this storage's retention worker instead: one thread,
+     * in the order the rotations came, off the checkpoint's critical path (on an object store a
+     * rotation is a listing and a delete per file, each a round trip). Nothing waits for them: a
+     * rotation that fails is logged as a warning, and what it left goes with the pipeline's next
+     * rotation, which removes every checkpoint file older than the ones it names. The deletes
+     * touch checkpoint files only, never a savepoint bundle, and never a checkpoint newer than the
+     * ones named (checkpoint ids grow), so a rotation that runs late removes nothing stored since.
      *
      * <p>SeaTunnel's checkpoint coordinator keeps the ids it may rotate in memory only: one created
      * anew (a restore with {@code -r}, a master failover) starts from none, so the files of the
@@ -328,21 +342,59 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
      * takes the newest state, and the engine asks to delete its oldest ids first, so a file with a
      * lower id than all of them is one the engine's own rotation would already have removed had it
      * remembered it. Only such {@code .ser} files go; savepoint bundles, the checkpoints the engine
-     * still retains and every newer file stay. A failure of that extra step is logged, not thrown:
-     * it leaves files behind, nothing more.
+     * still retains and every newer file stay.
      *
-     * @throws CheckpointStorageException when a file the engine named cannot be deleted
+     * @throws CheckpointStorageException when the pipeline id or a checkpoint id is not a number
      */
     @Override
     public void deleteCheckpoint(String jobId, String pipelineId, List<String> checkpointIdList)
             throws CheckpointStorageException {
+        List<String> ids;
         try {
-            checkpoints.deleteCheckpoint(jobId, pipelineId, checkpointIdList);
-        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            Integer.parseInt(String.valueOf(pipelineId).trim());
+            ids = new ArrayList<>(checkpointIdList);
+            for (String id : ids) {
+                Long.parseLong(String.valueOf(id).trim());
+            }
+        } catch (NumberFormatException | NullPointerException e) {
             throw new CheckpointStorageException("Cannot delete checkpoints " + checkpointIdList + " of job " + jobId
-                    + " pipeline " + pipelineId + ": " + e.getMessage(), e);
+                    + " pipeline " + pipelineId + ": the pipeline id and checkpoint ids must be numbers ("
+                    + e.getMessage() + ")", e);
         }
-        removeOlderThanRotated(jobId, pipelineId, checkpointIdList);
+        retention.execute(() -> rotate(jobId, pipelineId, ids));
+    }
+
+    /** One rotation, on the retention worker. */
+    private void rotate(String jobId, String pipelineId, List<String> ids) {
+        try {
+            checkpoints.deleteCheckpoint(jobId, pipelineId, ids);
+        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
+            LOG.warn("Cannot delete checkpoints {} of job {} pipeline {} (rotation): {}; the pipeline's next rotation"
+                    + " removes them", ids, jobId, pipelineId, e.getMessage(), e);
+        }
+        removeOlderThanRotated(jobId, pipelineId, ids);
+    }
+
+    /**
+     * Waits up to {@code timeout} for every rotation queued before this call to end; true when they
+     * did. For tests that look at the files a rotation removes.
+     */
+    boolean awaitRetention(java.time.Duration timeout) throws InterruptedException {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        retention.execute(done::countDown);
+        return done.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** The retention worker: one thread, rotations in order; it ends after 30 s without work. */
+    private static java.util.concurrent.ThreadPoolExecutor retentionWorker() {
+        java.util.concurrent.ThreadPoolExecutor worker = new java.util.concurrent.ThreadPoolExecutor(1, 1, 30,
+                java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, RETENTION_THREAD_NAME);
+                    t.setDaemon(true);
+                    return t;
+                });
+        worker.allowCoreThreadTimeOut(true);
+        return worker;
     }
 
     private void removeOlderThanRotated(String jobId, String pipelineId, List<String> rotated) {

@@ -105,6 +105,8 @@ class KeepsakeCheckpointStorageTest {
         storage.storeCheckPoint(state(1, 4, CheckpointType.SAVEPOINT_TYPE));
         storage.storeCheckPoint(state(1, 5, CheckpointType.CHECKPOINT_TYPE));
         storage.deleteCheckpoint(JOB, "1", List.of("4"));
+        assertThat(((KeepsakeCheckpointStorage) storage).awaitRetention(java.time.Duration.ofSeconds(30)))
+                .as("the rotation ran on the retention worker").isTrue();
         assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getCheckpointId()).isEqualTo(5);
         assertThat(storage.getAllCheckpoints(JOB)).extracting(PipelineState::getCheckpointId).containsExactly(4L, 5L);
         storage.deleteCheckpoint(JOB, "1", "5");

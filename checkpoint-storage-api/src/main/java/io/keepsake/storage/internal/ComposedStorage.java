@@ -81,6 +81,20 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
      * need many chunks in few bytes, or that show a reader takes the size from the manifest.
      */
     public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, int chunkSize) {
+        return open(fs, options, chunkSize, null);
+    }
+
+    /**
+     * Like {@link #open(StorageFileSystem, StorageOptions)}, running the deletes that follow each
+     * publication on {@code tidying} instead of a thread of the storage's own: for a schedule
+     * explorer that runs them as an actor of their own. The storage's close does not wait for it.
+     */
+    public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, java.util.concurrent.Executor tidying) {
+        return open(fs, options, ChunkDigests.CHUNK_SIZE, tidying);
+    }
+
+    private static ComposedStorage open(StorageFileSystem fs, StorageOptions options, int chunkSize,
+                                        java.util.concurrent.Executor tidying) {
         if (fs == null) {
             throw new InvalidStorageArgumentException("Cannot open storage: the file system is null");
         }
@@ -94,7 +108,7 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
         StorageLayout layout = StorageLayout.of(fs, options.namespace(), options.savepointPath());
         FormatSettings format = new FormatSettings(options.formatVersion(), chunkSize,
                 new ChunkVerification(options.verifyThreads()));
-        return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis()), newAsyncWriter(),
+        return new ComposedStorage(layout, new InFlightAttempts(fs, options.leaseTimeoutMillis(), tidying), newAsyncWriter(),
                 true, options.periodicMaxRetained(), new Listeners(), format);
     }
 
@@ -104,6 +118,16 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * Waits, up to 10 seconds, until the background work that this storage's commits so far left
+     * behind ran: the deletes of each attempt's decision and lease (where publication is
+     * create-if-absent), and the tidy of the jobs' newest markers. For tests that compare the files
+     * under the roots right after a commit; a collection or delete in this storage waits so itself.
+     */
+    public void awaitTidying() {
+        inFlight.awaitTidying();
     }
 
     /** The primitives underneath, for tests of this module and the backends' own tests. */
@@ -357,9 +381,9 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
 
     @Override
     public void close() {
-        // the newest markers of this storage's last commits are tidied before its file system goes
-        NewestMarkers.awaitTidied(layout.fileSystem());
         if (!ownsFileSystem) {
+            // a view: the storage it shares goes on; the newest markers of its commits are tidied first
+            NewestMarkers.awaitTidied(layout.fileSystem(), InFlightAttempts.CLOSE_WAIT_MILLIS);
             return;
         }
         asyncWriter.shutdown();

@@ -55,6 +55,18 @@ final class DirectoryRenamePublication implements Publication {
         return jobDir;
     }
 
+    /** The attempt's own staging directory, which its payloads are created in and never recreate. */
+    @Override
+    public void beginWork() throws IOException {
+        fs.mkdirs(staging);
+    }
+
+    /** The rename published and decided at once: nothing is left but the lease, removed at commit. */
+    @Override
+    public Runnable tidyingAfterCommit() {
+        return null;
+    }
+
     /** Never recreates a staging directory this attempt lost: a collection took it. */
     @Override
     public SyncableOutputStream createPayload(String path) throws IOException {

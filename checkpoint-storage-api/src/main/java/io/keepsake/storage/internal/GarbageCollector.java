@@ -65,6 +65,7 @@ public final class GarbageCollector {
 
     /** What a collection with {@code olderThan} would remove now; removes nothing. */
     public List<GcCandidate> plan(Duration olderThan) {
+        inFlight.awaitTidying();
         return planner.plan(olderThan, new ArrayList<>());
     }
 
@@ -76,6 +77,7 @@ public final class GarbageCollector {
      * @return what was removed and what was left
      */
     public GcReport clearJob(String jobId) {
+        inFlight.awaitTidying();
         if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
             return new GcReport(List.of(), List.of(), List.of());
         }
@@ -187,6 +189,7 @@ public final class GarbageCollector {
      */
     public GcReport collect(Duration olderThan) {
         long start = System.nanoTime();
+        inFlight.awaitTidying();
         List<String> foreign = new ArrayList<>();
         OwnedRemoval.Result result = removeAll(planner.plan(olderThan, foreign));
         result.kept().addAll(foreign);

@@ -10,8 +10,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +28,15 @@ import java.util.concurrent.TimeUnit;
  * written less than one timeout ago. A writer publishes only while its last renewal is younger
  * than half the timeout, so a process that stalled (or lost its lease file) fails its commit
  * instead of racing a collector that already gave it up. Shared by every view of one storage.
+ *
+ * <p>An attempt that published may leave its last deletes (its decision, then its lease) to a
+ * background executor of the storage ({@link #endAfterCommit}): its lease is no longer renewed from
+ * the moment it committed, but it stays registered here, so a collection in this process keeps
+ * taking the attempt for alive, until those deletes ran; a collection or delete started in this
+ * process first waits a bounded time for them and for the tidy of the newest markers that
+ * followed ({@link #awaitTidying}). {@link #close} waits a bounded time for both too; whatever is left then is garbage collection's, as after a crash
+ * between publication and tidying. It also remembers which savepoint roots this storage found or made marked
+ * ({@link RootMarker}), so that the marker is looked for once per root and instance.
  * Thread-safe.
  */
 public final class InFlightAttempts implements AutoCloseable {
@@ -47,11 +60,48 @@ public final class InFlightAttempts implements AutoCloseable {
     private final Map<String, Lease> byLeasePath = new ConcurrentHashMap<>();
     private ScheduledExecutorService renewer;
     private ScheduledFuture<?> renewal;
+    /** The savepoint roots known to hold their marker. */
+    private final Set<String> markedRoots = ConcurrentHashMap.newKeySet();
+    /** Runs the deletes that follow a publication; null until the first one, unless given. */
+    private Executor tidying;
+    /** True when {@link #tidying} was given, not created here (its owner ends it). */
+    private final boolean tidyingGiven;
+    private volatile boolean closed;
+
+    /**
+     * The name of the thread that runs the deletes after a publication; a test counting the calls
+     * a commit waits for leaves them out by this name.
+     */
+    public static final String TIDYING_THREAD_NAME = "keepsake-tidying";
+
+    /** How long {@link #close} waits for the deletes after publications still queued. */
+    static final long CLOSE_WAIT_MILLIS = 10_000;
 
     /** A registry whose leases expire {@code timeoutMillis} after their last renewal. */
     public InFlightAttempts(StorageFileSystem fs, long timeoutMillis) {
+        this(fs, timeoutMillis, null);
+    }
+
+    /**
+     * Like {@link #InFlightAttempts(StorageFileSystem, long)}, running the deletes after each
+     * publication on {@code tidying} (null: a thread of its own): for a schedule explorer that runs
+     * them as an actor of their own.
+     */
+    public InFlightAttempts(StorageFileSystem fs, long timeoutMillis, Executor tidying) {
         this.fs = fs;
         this.timeoutMillis = timeoutMillis;
+        this.tidying = tidying;
+        this.tidyingGiven = tidying != null;
+    }
+
+    /** True when this storage already found or wrote the marker of {@code root}. */
+    boolean rootKnownMarked(String root) {
+        return markedRoots.contains(root);
+    }
+
+    /** Records that {@code root} holds its marker. */
+    void rootMarked(String root) {
+        markedRoots.add(root);
     }
 
     /** How long a lease protects an attempt without renewal. */
@@ -112,6 +162,99 @@ public final class InFlightAttempts implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 LOG.debug("Cannot remove lease {}; garbage collection will", lease.path, e);
             }
+        }
+    }
+
+    /**
+     * Ends an attempt that published: from now on its lease is not renewed, and {@code tidy} (the
+     * removal of its decision), then the removal of its lease file, run on the storage's background
+     * executor, after which the attempt is no longer registered. Until then a collection in this
+     * process still takes the attempt for alive, and one in another process sees a lease renewed
+     * less than a timeout ago: nobody acts on the decision meanwhile except the holder of a delete
+     * of the published savepoint, which removes the decision itself first. A removal that fails or
+     * never runs (the storage closed, the process died) leaves the files to garbage collection.
+     */
+    void endAfterCommit(Lease lease, Runnable tidy) {
+        if (lease == null) {
+            return;
+        }
+        synchronized (lease) {
+            lease.released = true;
+        }
+        Runnable task = () -> {
+            try {
+                tidy.run();
+                deleteLeaseFile(lease);
+            } finally {
+                byLeasePath.remove(lease.path, lease);
+            }
+        };
+        try {
+            tidyingExecutor().execute(task);
+        } catch (RejectedExecutionException closing) {
+            byLeasePath.remove(lease.path, lease);
+            LOG.debug("Storage closing: the decision and lease of a published attempt are left to garbage collection"
+                    + " ({})", lease.path);
+        }
+    }
+
+    private synchronized Executor tidyingExecutor() {
+        if (tidying == null) {
+            if (closed) {
+                throw new RejectedExecutionException("closed");
+            }
+            tidying = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, TIDYING_THREAD_NAME);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return tidying;
+    }
+
+    /**
+     * Waits, up to {@link #CLOSE_WAIT_MILLIS} in all, until the background work queued after this
+     * storage's publications so far ran: the deletes of each attempt's decision and lease, then the
+     * tidy of the jobs' newest markers ({@link NewestMarkers#tidyLater}). A collection or delete
+     * started in this process waits so, to begin from what they leave (as it did when they ran
+     * inside the commit). The deletes are not waited for when the executor was given: a schedule
+     * explorer runs them as an actor racing the others.
+     */
+    void awaitTidying() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+        Executor own;
+        synchronized (this) {
+            own = tidyingGiven || closed ? null : tidying;
+        }
+        if (own != null) {
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            try {
+                own.execute(done::countDown);
+                if (!done.await(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    LOG.debug("The deletes after earlier publications are still running; going on without them");
+                }
+            } catch (RejectedExecutionException closing) {
+                // closed meanwhile: what is left is garbage collection's
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        awaitNewestMarkers(deadline);
+    }
+
+    private void awaitNewestMarkers(long deadlineNanos) {
+        long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+        if (!NewestMarkers.awaitTidied(fs, left)) {
+            LOG.debug("The newest markers' tidy after earlier publications is still running; going on without it");
+        }
+    }
+
+    private void deleteLeaseFile(Lease lease) {
+        try {
+            fs.delete(lease.path, false);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot remove lease {}; garbage collection will", lease.path, e);
         }
     }
 
@@ -199,12 +342,37 @@ public final class InFlightAttempts implements AutoCloseable {
         }
     }
 
-    /** Stops renewing; the leases of attempts still in flight then expire. */
+    /**
+     * Stops renewing (the leases of attempts still in flight then expire) and waits up to
+     * {@link #CLOSE_WAIT_MILLIS} in all for the deletes queued after publications and for the tidy
+     * of the newest markers; what is left then is garbage collection's (or the next commit's tidy).
+     */
     @Override
-    public synchronized void close() {
-        if (renewer != null) {
-            renewer.shutdownNow();
+    public void close() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+        Executor own;
+        synchronized (this) {
+            closed = true;
+            if (renewer != null) {
+                renewer.shutdownNow();
+            }
+            own = tidyingGiven ? null : tidying;
         }
+        if (own instanceof ExecutorService service) {
+            service.shutdown();
+            try {
+                if (!service.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    LOG.info("Closing storage before the decisions and leases of published savepoints were removed;"
+                            + " garbage collection removes them");
+                    service.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                service.shutdownNow();
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        awaitNewestMarkers(deadline);
     }
 
     private static String ownerDescription() {

@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The newest markers of a job: a small folder {@code <job>/.newest/} that lets a lookup find the
@@ -290,8 +291,14 @@ public final class NewestMarkers {
 
     // ---- tidying after a commit: establishing the sentinel, pruning ----
 
+    /**
+     * The name of the thread that tidies the newest folders after commits; a test counting the
+     * calls a commit waits for leaves them out by this name.
+     */
+    public static final String TIDY_THREAD_NAME = "keepsake-newest-markers";
+
     private static final ExecutorService TIDIER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "keepsake-newest-markers");
+        Thread t = new Thread(r, TIDY_THREAD_NAME);
         t.setDaemon(true);
         return t;
     });
@@ -345,20 +352,35 @@ public final class NewestMarkers {
         }
     }
 
-    /** Waits until no tidy queued so far over {@code fs} is pending (a storage's close waits so). */
-    static void awaitTidied(StorageFileSystem fs) {
+    /**
+     * Waits, up to {@code timeoutMillis}, until no tidy queued so far over {@code fs} is pending (a
+     * storage waits so before a collection or delete plans, and at close).
+     *
+     * @return true when none is pending
+     */
+    static boolean awaitTidied(StorageFileSystem fs, long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         boolean interrupted = false;
-        synchronized (PENDING) {
-            while (PENDING.containsKey(fs)) {
-                try {
-                    PENDING.wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
+        try {
+            synchronized (PENDING) {
+                while (PENDING.containsKey(fs)) {
+                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (left <= 0) {
+                        return false;
+                    }
+                    try {
+                        PENDING.wait(left);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                        return false;
+                    }
                 }
+                return true;
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -19,6 +19,15 @@ sealed interface Publication permits DirectoryRenamePublication, CreateIfAbsentP
     /** The directory the attempt writes its payloads into. */
     String workDir();
 
+    /** Prepares the work directory once the attempt holds its lease, before any payload is created. */
+    void beginWork() throws IOException;
+
+    /**
+     * What is left to do once the commit returned (removing what only decided the attempt), run by
+     * the storage's background executor before the lease file goes; null when there is nothing.
+     */
+    Runnable tidyingAfterCommit();
+
     /** The directory whose entries publication changes, synced after it. */
     String publishedParent();
 

@@ -25,6 +25,20 @@ final class RootMarker {
     private RootMarker() {
     }
 
+    /**
+     * Writes the marker when it is missing, looking for it once per root and storage instance
+     * ({@code known}): a marker removed later is not written again by this instance, which only
+     * makes collections and deletes under that root refuse to remove anything (the safe side); the
+     * writer's own guarantees never depend on the marker.
+     */
+    static void ensure(StorageFileSystem fs, String root, InFlightAttempts known) throws IOException {
+        if (known.rootKnownMarked(root)) {
+            return;
+        }
+        ensure(fs, root);
+        known.rootMarked(root);
+    }
+
     /** Writes the marker when it is missing. */
     static void ensure(StorageFileSystem fs, String root) throws IOException {
         String path = fs.child(root, NAME);

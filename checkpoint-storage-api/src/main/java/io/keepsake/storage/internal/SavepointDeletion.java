@@ -59,6 +59,7 @@ final class SavepointDeletion {
     OwnedRemoval.Result delete(String jobId, String savepointId) {
         String dir = layout.savepointDir(jobId, savepointId);
         String what = "delete savepoint " + savepointId + " of job " + jobId;
+        inFlight.awaitTidying();
         if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), what)) {
             throw new SavepointNotFoundException("Cannot " + what + ": it does not exist (" + dir + ")");
         }
@@ -384,6 +385,7 @@ final class SavepointDeletion {
 
     private OwnedRemoval.Result deleteAll(String jobId, int[] complete) {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        inFlight.awaitTidying();
         if (!RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(), "delete savepoints of job " + jobId)) {
             return result;
         }

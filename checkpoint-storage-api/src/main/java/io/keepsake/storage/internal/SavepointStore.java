@@ -2,7 +2,6 @@ package io.keepsake.storage.internal;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.ManifestEntry;
-import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
@@ -67,16 +66,7 @@ public final class SavepointStore {
 
     /** Starts a staged savepoint whose commit or abort is reported to {@code listener}. */
     public SavepointWriter begin(SavepointRequest request, StorageListener listener) {
-        String target = layout.savepointDir(request.jobId(), request.savepointId());
-        try {
-            if (fs.stat(fs.child(target, MetadataCodec.FILE_NAME)).isPresent()) {
-                throw new SavepointAlreadyExistsException("Cannot begin savepoint " + request.savepointId() + " of job "
-                        + request.jobId() + ": it is already committed (" + target + ")");
-            }
-        } catch (IOException e) {
-            throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
-                    + request.jobId() + ": " + e.getMessage() + " (" + target + ")", e);
-        }
+        // the writer checks that the id is not committed yet (SavepointAlreadyExistsException)
         return StagedSavepointWriter.begin(layout, request, inFlight, listener, format);
     }
 

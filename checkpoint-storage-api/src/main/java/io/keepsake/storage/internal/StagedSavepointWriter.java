@@ -11,6 +11,7 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -135,11 +136,32 @@ public final class StagedSavepointWriter implements SavepointWriter {
                                               FormatSettings format) {
         String attemptId = newAttemptId(request.savepointId());
         StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight, listener, format);
+        // Where publication is create-if-absent, the check that the id is not published yet is one
+        // listing of the savepoint folder, overlapping the lease's write: the two are independent
+        // (the check only reads, and its answer is acted on after both ended), so on an object
+        // store they cost one round trip. It stays a courtesy that fails early: the conditional
+        // create of _metadata.ser at commit is what decides between attempts at one id. A listing
+        // rather than a stat: on an object store a stat of a missing key is a HEAD and then a
+        // listing (to tell a folder), two round trips where one is enough.
+        Overlapped<Boolean> published = w.publication instanceof CreateIfAbsentPublication
+                ? Overlapped.start(w::listsMetadata) : null;
         try {
-            RootMarker.ensure(w.fs, layout.savepointRoot());
+            if (published == null && w.fs.stat(w.fs.child(w.target, MetadataCodec.FILE_NAME)).isPresent()) {
+                w.state = State.ABORTED;
+                throw w.committedAlready();
+            }
+            RootMarker.ensure(w.fs, layout.savepointRoot(), inFlight);
             w.lease = inFlight.acquire(w.workDir, layout.leasePath(request.jobId(), attemptId));
-            w.fs.mkdirs(w.workDir);
+            w.publication.beginWork();
+            if (published != null && published.join()) {
+                w.state = State.ABORTED;
+                w.cleanUp();
+                throw w.committedAlready();
+            }
         } catch (IOException | RuntimeException e) {
+            if (e instanceof SavepointAlreadyExistsException exists) {
+                throw exists;
+            }
             w.state = State.ABORTED;
             w.cleanUp();
             throw new SavepointStorageException("Cannot begin savepoint " + request.savepointId() + " of job "
@@ -147,6 +169,21 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         LOG.debug("Began savepoint {} of job {} in {}", request.savepointId(), request.jobId(), w.workDir);
         return w;
+    }
+
+    /** True when the savepoint folder lists a {@code _metadata.ser}. */
+    private boolean listsMetadata() throws IOException {
+        for (FileStatus s : fs.list(target)) {
+            if (s.name().equals(MetadataCodec.FILE_NAME)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private SavepointAlreadyExistsException committedAlready() {
+        return new SavepointAlreadyExistsException("Cannot begin savepoint " + request.savepointId() + " of job "
+                + request.jobId() + ": it is already committed (" + target + ")");
     }
 
     @Override
@@ -218,7 +255,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
             putMarkerBack(sharedIndexMarker);
         }
         state = State.COMMITTED;
-        inFlight.release(lease);
+        Runnable tidying = publication.tidyingAfterCommit();
+        if (tidying == null) {
+            inFlight.release(lease);
+        } else {
+            inFlight.endAfterCommit(lease, tidying);
+        }
         try {
             fs.syncDirectory(publication.publishedParent());
         } catch (IOException | RuntimeException e) {
@@ -291,25 +333,61 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * never lacks it (it may lack one only when its name would be too long); removed on abort.
      */
     void writeIndexMarker(SavepointMeta meta) {
+        Exception failure = awaitIndexMarker(startIndexMarker(meta, false));
+        if (failure != null) {
+            abortQuietly();
+            throw failed("writing its index marker failed", failure);
+        }
+    }
+
+    /** An index marker being written: its path (null when the savepoint has none) and the write. */
+    record IndexMarkerWrite(String path, Overlapped<Boolean> write) {
+    }
+
+    /**
+     * Starts writing the index marker ({@link #writeIndexMarker}), on a shared pool when
+     * {@code overlapped} so that the caller's next call overlaps it; {@link #awaitIndexMarker}
+     * joins it. The write touches no state of the attempt: only the join records what it did.
+     */
+    IndexMarkerWrite startIndexMarker(SavepointMeta meta, boolean overlapped) {
         Optional<String> name = StorageLayout.indexMarker(meta);
         if (name.isEmpty()) {
-            return;
+            return new IndexMarkerWrite(null, null);
         }
         String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
+        Overlapped.Call<Boolean> write = () -> {
+            try {
+                createMarker(path);
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                return false;
+            }
+        };
+        return new IndexMarkerWrite(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
+    }
+
+    /**
+     * Waits for the index marker's write and records it; returns why it failed, or null. A marker
+     * that was there already (the same claims and completion time under the same id: a racing
+     * attempt's marker, or one an abort left) says what this savepoint holds, and this attempt
+     * does not own it: its abort leaves it, and the owner's abort may remove it, so a commit that
+     * publishes puts it back if it is gone.
+     */
+    Exception awaitIndexMarker(IndexMarkerWrite marker) {
+        if (marker.path() == null) {
+            return null;
+        }
         try {
-            createMarker(path);
-            indexMarker = path;
-        } catch (FileAlreadyExistsException e) {
-            // the same claims and completion time under the same id: a racing attempt's marker, or
-            // one an abort left; it says what this savepoint holds, and this attempt does not own it
-            // (its abort leaves it; the owner's abort may remove it, so a commit that publishes puts
-            // it back if it is gone)
-            sharedIndexMarker = path;
-            LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
-                    request.jobId(), path);
+            if (marker.write().join()) {
+                indexMarker = marker.path();
+            } else {
+                sharedIndexMarker = marker.path();
+                LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
+                        request.jobId(), marker.path());
+            }
+            return null;
         } catch (IOException | RuntimeException e) {
-            abortQuietly();
-            throw failed("writing its index marker failed", e);
+            return e;
         }
     }
 
@@ -320,14 +398,45 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * establishing the folder run after the commit, off its critical path.
      */
     void writeNewestMarker(SavepointMeta meta) {
+        Exception failure = awaitNewestMarker(startNewestMarker(meta, false));
+        if (failure != null) {
+            abortQuietly();
+            throw failed("writing its newest marker failed", failure);
+        }
+    }
+
+    /** A newest marker being written: its path (null when the savepoint has none) and the write. */
+    record NewestMarkerWrite(String path, Overlapped<String> write) {
+    }
+
+    /**
+     * Starts writing the newest marker ({@link #writeNewestMarker}), on a shared pool when
+     * {@code overlapped} so that the caller's next call overlaps it; {@link #awaitNewestMarker}
+     * joins it. The write touches no state of the attempt: only the join records what it did.
+     */
+    NewestMarkerWrite startNewestMarker(SavepointMeta meta, boolean overlapped) {
         if (meta.manifest().isEmpty()) {
-            return; // it holds no pipeline's state, so it is never a newest one
+            return new NewestMarkerWrite(null, null); // it holds no pipeline's state, so it is never a newest one
+        }
+        String path = fs.child(NewestMarkers.dir(layout, meta.jobId()), NewestMarkers.name(meta, attemptId));
+        Overlapped.Call<String> write = () -> NewestMarkers.write(layout, meta, attemptId);
+        return new NewestMarkerWrite(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
+    }
+
+    /**
+     * Waits for the newest marker's write and records it, so that an abort removes it; returns why
+     * it failed, or null. A failed write that took effect leaves a marker of an unpublished
+     * savepoint, which lookups skip and garbage collection removes as orphaned.
+     */
+    Exception awaitNewestMarker(NewestMarkerWrite marker) {
+        if (marker.path() == null) {
+            return null;
         }
         try {
-            newestMarker = NewestMarkers.write(layout, meta, attemptId);
+            newestMarker = marker.write().join();
+            return null;
         } catch (IOException | RuntimeException e) {
-            abortQuietly();
-            throw failed("writing its newest marker failed", e);
+            return e;
         }
     }
 

@@ -84,6 +84,12 @@ final class S3ProxyServer implements AutoCloseable {
 
     /** A client of {@code endpoint} (this server, or a proxy in front of it) with {@code attempts} tries per request. */
     static S3Client client(URI endpoint, int attempts) {
+        return client(endpoint, attempts, null);
+    }
+
+    /** As {@link #client(URI, int)}, with {@code interceptor} (when not null) seeing every request. */
+    static S3Client client(URI endpoint, int attempts,
+                           software.amazon.awssdk.core.interceptor.ExecutionInterceptor interceptor) {
         return S3Client.builder()
                 .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)
@@ -95,8 +101,13 @@ final class S3ProxyServer implements AutoCloseable {
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder().expectContinueEnabled(false)
                         .build())
-                .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy
-                        .standardRetryStrategy().toBuilder().maxAttempts(attempts).build()))
+                .overrideConfiguration(o -> {
+                    o.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy
+                            .standardRetryStrategy().toBuilder().maxAttempts(attempts).build());
+                    if (interceptor != null) {
+                        o.addExecutionInterceptor(interceptor);
+                    }
+                })
                 .build();
     }
 
