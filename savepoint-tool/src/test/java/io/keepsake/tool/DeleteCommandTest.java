@@ -102,19 +102,25 @@ class DeleteCommandTest {
         Path photos = Files.createDirectories(jobDir.resolve("photos"));
         Files.write(photos.resolve("img.jpg"), new byte[] {3});
         List<String> markers = listing(jobDir.resolve(".index"));
+        // the newest markers (the folder's sentinel is dropped too, and not listed among what went)
+        List<String> newest = listing(jobDir.resolve(".newest")).stream()
+                .filter(p -> !Path.of(p).getFileName().toString().startsWith("complete~")).toList();
 
         ToolRun.Result r = ToolRun.run("delete", "--yes", "--all", "--json", "--namespace", namespace.toString(),
                 ToolRun.JOB);
 
         assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(0);
         JsonNode doc = MAPPER.readTree(r.out());
-        // exactly what went: both savepoints' files, b's folder, the index markers, the emptied index
-        // folder and the staging folder (emptied: each delete's record is gone once it finished)
+        // exactly what went: both savepoints' files, b's folder, the index and newest markers, the
+        // emptied index and newest folders and the staging folder (emptied: each delete's record is
+        // gone once it finished)
         List<String> expected = new ArrayList<>(aFiles);
         expected.addAll(bFiles);
         expected.add(b.location());
         expected.addAll(markers);
         expected.add(jobDir.resolve(".index").toString());
+        expected.addAll(newest);
+        expected.add(jobDir.resolve(".newest").toString());
         expected.add(jobDir.resolve(".staging").toString());
         assertThat(paths(doc.get("deleted"))).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(doc.get("deleted").get(0).get("job").asString()).isEqualTo(ToolRun.JOB);

@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * share the file system, the thread and the registry of attempts in flight; only the storage that
  * opened the file system closes it. Thread-safe.
  */
-public final class ComposedStorage implements KeepsakeStorage {
+public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Source {
 
     private static final Logger LOG = LoggerFactory.getLogger(ComposedStorage.class);
 
@@ -121,9 +121,10 @@ public final class ComposedStorage implements KeepsakeStorage {
     }
 
     /**
-     * Waits, up to 10 seconds, until the deletes that this storage's commits so far left to its
-     * background thread (each attempt's decision and lease, where publication is create-if-absent)
-     * ran: for tests that compare the files under the roots right after a commit.
+     * Waits, up to 10 seconds, until the background work that this storage's commits so far left
+     * behind ran: the deletes of each attempt's decision and lease (where publication is
+     * create-if-absent), and the tidy of the jobs' newest markers. For tests that compare the files
+     * under the roots right after a commit; a collection or delete in this storage waits so itself.
      */
     public void awaitTidying() {
         inFlight.awaitTidying();
@@ -308,6 +309,11 @@ public final class ComposedStorage implements KeepsakeStorage {
     }
 
     @Override
+    public java.util.Optional<NewestMarkers.Trusted> newestMarkers(String jobId) {
+        return savepoints.newestMarkers(jobId);
+    }
+
+    @Override
     public List<String> listJobs() {
         return savepoints.jobs();
     }
@@ -376,6 +382,8 @@ public final class ComposedStorage implements KeepsakeStorage {
     @Override
     public void close() {
         if (!ownsFileSystem) {
+            // a view: the storage it shares goes on; the newest markers of its commits are tidied first
+            NewestMarkers.awaitTidied(layout.fileSystem(), InFlightAttempts.CLOSE_WAIT_MILLIS);
             return;
         }
         asyncWriter.shutdown();

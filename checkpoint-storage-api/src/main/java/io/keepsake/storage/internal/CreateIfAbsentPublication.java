@@ -97,13 +97,14 @@ final class CreateIfAbsentPublication implements Publication {
      * Publishes the attempt's metadata: its decision, a last check of its payloads, then
      * {@code _metadata.ser}; returns when the savepoint is published.
      *
-     * <p>The index marker is written while the decision is created: neither depends on the other
-     * (the marker is a hint that readers check against the metadata, and a marker without a
-     * published savepoint is removed by the attempt's abort or by a collection), so on an object
-     * store they cost one round trip. Both are joined before anything acts on either: a decision
-     * that is not ours aborts only after the marker's write ended (so the abort removes it), and a
-     * marker that failed makes a commit that decided give up, removing its files and then its
-     * decision. The check of the payloads follows the decision, and publication follows the check.
+     * <p>The index marker and the newest marker are written while the decision is created: none
+     * of the three depends on another (each marker is a hint that readers check against the
+     * metadata, and a marker without a published savepoint is removed by the attempt's abort or by
+     * a collection), so on an object store they cost one round trip. All three are joined before
+     * anything acts on any: a decision that is not ours aborts only after both markers' writes
+     * ended (so the abort removes them), and a marker that failed makes a commit that decided give
+     * up, removing its files and then its decision. The check of the payloads follows the
+     * decision, and publication follows the check.
      */
     @Override
     public void publish(SavepointMeta meta, byte[] metaBytes, List<ManifestEntry> manifest) {
@@ -119,14 +120,19 @@ final class CreateIfAbsentPublication implements Publication {
             throw attempt.failed("syncing payloads failed", e);
         }
         StagedSavepointWriter.IndexMarkerWrite marker = attempt.startIndexMarker(meta, true);
+        StagedSavepointWriter.NewestMarkerWrite newest = attempt.startNewestMarker(meta, true);
         RuntimeException notDecided = decide(metaBytes);
         Exception markerFailed = attempt.awaitIndexMarker(marker);
+        Exception newestFailed = attempt.awaitNewestMarker(newest);
         if (notDecided != null) {
             attempt.abortQuietly();
             throw notDecided;
         }
         if (markerFailed != null) {
             giveUp(metaBytes, attempt.failed("writing its index marker failed", markerFailed));
+        }
+        if (newestFailed != null) {
+            giveUp(metaBytes, attempt.failed("writing its newest marker failed", newestFailed));
         }
         Optional<String> missing;
         try {

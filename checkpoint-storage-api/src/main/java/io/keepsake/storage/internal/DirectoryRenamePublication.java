@@ -77,6 +77,7 @@ final class DirectoryRenamePublication implements Publication {
     public void publish(SavepointMeta meta, byte[] metaBytes, List<ManifestEntry> manifest) {
         // the marker and the staged metadata need only the hashes: written while payloads sync
         attempt.writeIndexMarker(meta);
+        attempt.writeNewestMarker(meta);
         stageMetadata(metaBytes);
         attempt.requirePayloadsDurable();
         attempt.requireIntact(manifest);

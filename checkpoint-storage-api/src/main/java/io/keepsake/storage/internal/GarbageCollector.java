@@ -93,7 +93,8 @@ public final class GarbageCollector {
         result.kept().addAll(foreign);
         String jobDir = layout.savepointJobDir(jobId);
         try {
-            if (removeIfEmpty(layout.stagingDir(jobId), result) & removeIfEmpty(layout.indexDir(jobId), result)) {
+            if (removeIfEmpty(layout.stagingDir(jobId), result) & removeIfEmpty(layout.indexDir(jobId), result)
+                    & removeNewestIfBare(jobId, result)) {
                 removeIfEmpty(jobDir, result);
             } else {
                 result.keep(jobDir, "it still holds the entries kept in it");
@@ -122,10 +123,29 @@ public final class GarbageCollector {
             }
         }
         for (String jobId : jobs) {
-            if (removeIfEmpty(layout.stagingDir(jobId)) & removeIfEmpty(layout.indexDir(jobId))) {
+            if (removeIfEmpty(layout.stagingDir(jobId)) & removeIfEmpty(layout.indexDir(jobId))
+                    & removeNewestIfBare(jobId, OwnedRemoval.Result.empty())) {
                 removeIfEmpty(layout.savepointJobDir(jobId));
             }
         }
+    }
+
+    /**
+     * The job's newest folder when it holds no marker: its sentinel (which only says the markers
+     * are complete) is dropped and the folder removed if that left it empty; true when it is gone.
+     */
+    private boolean removeNewestIfBare(String jobId, OwnedRemoval.Result result) {
+        String dir = NewestMarkers.dir(layout, jobId);
+        try {
+            List<String> names = fs.listNames(dir);
+            if (names.stream().anyMatch(n -> !n.startsWith(NewestMarkers.SENTINEL_PREFIX))) {
+                return false;
+            }
+            NewestMarkers.dropSentinel(fs, dir);
+        } catch (IOException e) {
+            return false;
+        }
+        return removeIfEmpty(dir, result);
     }
 
     /** As {@link #removeIfEmpty(String)}, recording a folder it removed as deleted and one it left as kept. */
@@ -209,6 +229,13 @@ public final class GarbageCollector {
             }
             case GcPlanner.CHECKPOINT_TEMP, GcPlanner.ORPHAN_MARKER, GcPlanner.OUTCOME_TEMP, GcPlanner.SETTLED_OUTCOME -> {
                 removal.deleteFile(c.path(), result);
+                return result;
+            }
+            case GcPlanner.ORPHAN_NEWEST_MARKER -> {
+                // the marker may have kept an older one pruned: the sentinel goes with it
+                if (NewestMarkers.remove(fs, c.path())) {
+                    result.deleted().add(c.path());
+                }
                 return result;
             }
             case GcPlanner.SETTLED_DELETION -> {

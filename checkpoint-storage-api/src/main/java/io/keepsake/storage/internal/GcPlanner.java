@@ -41,6 +41,8 @@ final class GcPlanner {
     static final String TOMBSTONE = "collection leftover";
     static final String CHECKPOINT_TEMP = "checkpoint temporary file";
     static final String ORPHAN_MARKER = "orphaned index marker";
+    /** A newest marker whose savepoint is not published (or says other claims) and no attempt writes. */
+    static final String ORPHAN_NEWEST_MARKER = "orphaned newest marker";
     static final String STALE_UPLOAD = "stale multipart upload";
     static final String ATTEMPT_FILES = "stale attempt files";
     static final String UNFINISHED_PUBLICATION = "unfinished publication";
@@ -343,6 +345,15 @@ final class GcPlanner {
      * crash between writing a marker and publishing (or aborting) leaves.
      */
     void planOrphanMarkers(String jobId, long now, long cutoff, List<GcCandidate> out) {
+        try {
+            for (FileStatus s : NewestMarkers.orphans(layout, savepoints, jobId, now, cutoff)) {
+                out.add(new GcCandidate(jobId, fs.child(NewestMarkers.dir(layout, jobId), s.name()),
+                        ORPHAN_NEWEST_MARKER, s.modificationTime()));
+            }
+        } catch (IOException e) {
+            throw new io.keepsake.storage.SavepointStorageException("Cannot list the newest markers of job " + jobId
+                    + ": " + e.getMessage() + " (" + NewestMarkers.dir(layout, jobId) + ")", e);
+        }
         String indexDir = layout.indexDir(jobId);
         List<FileStatus> markers = savepoints.listOrFail(indexDir, "list the savepoint index of job " + jobId);
         if (markers.isEmpty()) {

@@ -33,8 +33,8 @@ import java.util.concurrent.TimeUnit;
  * background executor of the storage ({@link #endAfterCommit}): its lease is no longer renewed from
  * the moment it committed, but it stays registered here, so a collection in this process keeps
  * taking the attempt for alive, until those deletes ran; a collection or delete started in this
- * process first waits a bounded time for them ({@link #awaitTidying}). {@link #close} waits a
- * bounded time for them too; whatever is left then is garbage collection's, as after a crash
+ * process first waits a bounded time for them and for the tidy of the newest markers that
+ * followed ({@link #awaitTidying}). {@link #close} waits a bounded time for both too; whatever is left then is garbage collection's, as after a crash
  * between publication and tidying. It also remembers which savepoint roots this storage found or made marked
  * ({@link RootMarker}), so that the marker is looked for once per root and instance.
  * Thread-safe.
@@ -213,29 +213,40 @@ public final class InFlightAttempts implements AutoCloseable {
     }
 
     /**
-     * Waits, up to {@link #CLOSE_WAIT_MILLIS}, until the deletes queued after this storage's
-     * publications so far ran, so that a collection or delete started in this process begins from
-     * what they leave (as it did when they ran inside the commit). Not when the executor was given:
-     * a schedule explorer runs them as an actor racing the others.
+     * Waits, up to {@link #CLOSE_WAIT_MILLIS} in all, until the background work queued after this
+     * storage's publications so far ran: the deletes of each attempt's decision and lease, then the
+     * tidy of the jobs' newest markers ({@link NewestMarkers#tidyLater}). A collection or delete
+     * started in this process waits so, to begin from what they leave (as it did when they ran
+     * inside the commit). The deletes are not waited for when the executor was given: a schedule
+     * explorer runs them as an actor racing the others.
      */
     void awaitTidying() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
         Executor own;
         synchronized (this) {
             own = tidyingGiven || closed ? null : tidying;
         }
-        if (own == null) {
-            return;
-        }
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-        try {
-            own.execute(done::countDown);
-            if (!done.await(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-                LOG.debug("The deletes after earlier publications are still running; going on without them");
+        if (own != null) {
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            try {
+                own.execute(done::countDown);
+                if (!done.await(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    LOG.debug("The deletes after earlier publications are still running; going on without them");
+                }
+            } catch (RejectedExecutionException closing) {
+                // closed meanwhile: what is left is garbage collection's
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
-        } catch (RejectedExecutionException closing) {
-            // closed meanwhile: what is left is garbage collection's
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        }
+        awaitNewestMarkers(deadline);
+    }
+
+    private void awaitNewestMarkers(long deadlineNanos) {
+        long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+        if (!NewestMarkers.awaitTidied(fs, left)) {
+            LOG.debug("The newest markers' tidy after earlier publications is still running; going on without it");
         }
     }
 
@@ -333,11 +344,12 @@ public final class InFlightAttempts implements AutoCloseable {
 
     /**
      * Stops renewing (the leases of attempts still in flight then expire) and waits up to
-     * {@link #CLOSE_WAIT_MILLIS} for the deletes queued after publications; what is left then is
-     * garbage collection's.
+     * {@link #CLOSE_WAIT_MILLIS} in all for the deletes queued after publications and for the tidy
+     * of the newest markers; what is left then is garbage collection's (or the next commit's tidy).
      */
     @Override
     public void close() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
         Executor own;
         synchronized (this) {
             closed = true;
@@ -357,8 +369,10 @@ public final class InFlightAttempts implements AutoCloseable {
             } catch (InterruptedException e) {
                 service.shutdownNow();
                 Thread.currentThread().interrupt();
+                return;
             }
         }
+        awaitNewestMarkers(deadline);
     }
 
     private static String ownerDescription() {

@@ -31,7 +31,13 @@ import java.util.TreeMap;
  * nothing else orders it. A claim is never trusted over the metadata: a folder put first is read
  * and verified, and when its metadata says something else the choice is made again with what it
  * says. So the metadata files read grow with the pipelines, not with the savepoints, ties
- * included. Not thread-safe: one lookup at a time.
+ * included.
+ *
+ * <p>When the storage keeps newest markers ({@link NewestMarkers}) and the job's newest folder can
+ * be trusted, the lookup starts from that folder alone, so the listing does not grow with the
+ * savepoints either; it falls back to listing every folder when the folder is missing, empty or
+ * without its sentinel, when a marker without claims does not read, and when K or more markers
+ * above the savepoint it would take were skipped. Not thread-safe: one lookup at a time.
  */
 public final class NewestSavepoints {
 
@@ -53,22 +59,100 @@ public final class NewestSavepoints {
     private boolean skippedAny;
 
     /**
-     * Lists the job's folders ({@link SavepointStorage#hintSavepoints}) and reads the metadata of
-     * those without a claim.
+     * What the job's newest markers claim ({@link NewestMarkers}), when the lookup started from
+     * them: the claims each marker's name makes, and the K its sentinel was written for. Null once
+     * the lookup lists every folder.
+     */
+    private List<NewestMarkers.Marker> markers;
+    private int kept;
+    /** The savepoints skipped as corrupted, which stay out when the lookup falls back to the full listing. */
+    private final Set<String> skippedIds = new HashSet<>();
+
+    /**
+     * Starts from the job's newest markers when the storage has them and their folder can be
+     * trusted ({@link NewestMarkers}); otherwise lists the job's folders
+     * ({@link SavepointStorage#hintSavepoints}) and reads the metadata of those without a claim.
      */
     public NewestSavepoints(SavepointStorage savepoints, String jobId, OnCorrupted onCorrupted) {
         this.savepoints = savepoints;
         this.jobId = jobId;
         this.onCorrupted = onCorrupted;
+        java.util.Optional<NewestMarkers.Trusted> trusted = savepoints instanceof NewestMarkers.Source source
+                ? source.newestMarkers(jobId) : java.util.Optional.empty();
+        if (trusted.isEmpty() || !startFromMarkers(trusted.get())) {
+            listAll();
+        }
+    }
+
+    /**
+     * Takes the markers as the candidates: a savepoint named by one claiming marker by what it
+     * claims, any other (no claims in the name, or several markers) by its metadata, read now.
+     * False when such a read finds anything but a verified savepoint or none at all.
+     */
+    private boolean startFromMarkers(NewestMarkers.Trusted trusted) {
+        markers = trusted.markers();
+        kept = trusted.kept();
+        Map<String, List<NewestMarkers.Marker>> byId = new LinkedHashMap<>();
+        markers.forEach(m -> byId.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m));
+        for (Map.Entry<String, List<NewestMarkers.Marker>> e : byId.entrySet()) {
+            NewestMarkers.Marker first = e.getValue().get(0);
+            if (e.getValue().size() == 1 && first.claimed()) {
+                hints.put(e.getKey(), first.hint());
+                continue;
+            }
+            hints.put(e.getKey(), new SavepointHint(e.getKey(), SavepointHint.TIME_NOT_READ, Map.of()));
+            read(e.getKey(), true);
+            if (!unclaimedProblems.isEmpty()) {
+                unclaimedProblems.clear();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Lists every folder of the job and reads the metadata of those without a claim (the fallback). */
+    private void listAll() {
+        markers = null;
+        hints.clear();
+        out.clear();
+        out.addAll(skippedIds);
         List<SavepointHint> listed = savepoints.hintSavepoints(jobId);
         for (SavepointHint h : listed) {
-            hints.put(h.savepointId(), h);
+            SavepointHandle known = verified.get(h.savepointId());
+            hints.put(h.savepointId(), known != null ? SavepointHint.of(known, h.modificationTime()) : h);
         }
         for (SavepointHint h : listed) {
-            if (!h.claimed()) {
+            if (!h.claimed() && !verified.containsKey(h.savepointId()) && !out.contains(h.savepointId())) {
                 read(h.savepointId(), true);
             }
         }
+    }
+
+    /**
+     * While the lookup starts from the markers: false when, for some pipeline, at least K markers
+     * claim a higher checkpoint id than the one the lookup would now take (every one of them was
+     * skipped), or a marker without claims was skipped; an older savepoint without a marker may
+     * then be newer than the one taken, so only the full listing tells.
+     */
+    private boolean markersSuffice(Map<Integer, Newest> newest, Map<Integer, Long> checkpointFiles) {
+        Map<Integer, Integer> above = new HashMap<>();
+        for (NewestMarkers.Marker m : markers) {
+            if (!m.claimed()) {
+                if (out.contains(m.savepointId())) {
+                    return false;
+                }
+                continue;
+            }
+            for (Map.Entry<Integer, Long> claim : m.claims().entrySet()) {
+                Newest n = newest.get(claim.getKey());
+                Long file = checkpointFiles.get(claim.getKey());
+                long level = n != null ? n.checkpointId : file != null ? file : Long.MIN_VALUE;
+                if (claim.getValue() > level && above.merge(claim.getKey(), 1, Integer::sum) >= kept) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Reads and verifies one folder's metadata; a folder that is not a verified savepoint is out. */
@@ -85,6 +169,7 @@ public final class NewestSavepoints {
                 unclaimedProblems.put(savepointId, e);
             } else {
                 onCorrupted.skipOrFail(savepointId, e);
+                skippedIds.add(savepointId);
                 skippedAny = true;
             }
         } catch (SavepointStorageException e) {
@@ -99,6 +184,7 @@ public final class NewestSavepoints {
     /** Takes a savepoint out of the lookup (its payload did not verify and the caller skips it). */
     public void skip(String savepointId) {
         out.add(savepointId);
+        skippedIds.add(savepointId);
         skippedAny = true;
     }
 
@@ -167,6 +253,10 @@ public final class NewestSavepoints {
                     }
                     n.offer(h.savepointId(), claim.getValue(), h.completed());
                 }
+            }
+            if (markers != null && !markersSuffice(newest, checkpointFiles)) {
+                listAll();
+                continue;
             }
             Set<String> toRead = new LinkedHashSet<>();
             newest.values().forEach(n -> toRead.addAll(n.unordered));

@@ -99,6 +99,11 @@ final class SavepointDeletion {
                     dropDeletionRecord(record);
                 }
                 fs.syncDirectory(dir);
+                if (read.isPresent()) {
+                    // after the metadata went, so a published savepoint never lacks its newest marker
+                    result.deleted().addAll(NewestMarkers.removeFor(layout, jobId, read.get().handle().meta(),
+                            store.isLeased(jobId, savepointId, System.currentTimeMillis())));
+                }
                 for (String file : read.map(r -> OwnedRemoval.files(r.handle().meta())).orElse(List.of())) {
                     removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
                 }

@@ -163,6 +163,17 @@ public final class SavepointStore {
         return hints;
     }
 
+    /** The job's newest markers when its newest folder can be trusted ({@link NewestMarkers}); empty otherwise. */
+    public Optional<NewestMarkers.Trusted> newestMarkers(String jobId) {
+        String dir = NewestMarkers.dir(layout, jobId);
+        try {
+            return NewestMarkers.trusted(fs, dir);
+        } catch (IOException e) {
+            throw new SavepointStorageException("Cannot list the newest markers of job " + jobId + ": " + e.getMessage()
+                    + " (" + dir + ")", e);
+        }
+    }
+
     /** The job ids with a folder under the savepoint root, sorted. */
     public List<String> jobs() {
         List<String> jobs = new ArrayList<>();

@@ -82,6 +82,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final List<String> writtenFiles = new ArrayList<>();
     private InFlightAttempts.Lease lease;
     private String indexMarker;
+    /** This attempt's newest marker, once written (removed on abort). */
+    private String newestMarker;
     /** The marker path when another attempt at this id with the same marker name wrote it first (it is not ours). */
     private String sharedIndexMarker;
     private final Set<PayloadOutputStream> openStreams = new HashSet<>();
@@ -269,6 +271,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         LOG.info("Committed savepoint {} of job {} with {} payload(s), {} bytes in {} ms ({})", request.savepointId(),
                 request.jobId(), manifest.size(), bytes, took.toMillis(), target);
         listener.onCommit(request.jobId(), request.savepointId(), bytes, took);
+        NewestMarkers.tidyLater(layout, inFlight, request.jobId());
         return new SavepointHandle(target, meta);
     }
 
@@ -389,6 +392,55 @@ public final class StagedSavepointWriter implements SavepointWriter {
     }
 
     /**
+     * Before publication, next to the index marker: the savepoint's newest marker
+     * ({@link NewestMarkers}), so a lookup finds it from the job's small newest folder. Written
+     * before publication, so a published savepoint never lacks it; removed on abort. Pruning and
+     * establishing the folder run after the commit, off its critical path.
+     */
+    void writeNewestMarker(SavepointMeta meta) {
+        Exception failure = awaitNewestMarker(startNewestMarker(meta, false));
+        if (failure != null) {
+            abortQuietly();
+            throw failed("writing its newest marker failed", failure);
+        }
+    }
+
+    /** A newest marker being written: its path (null when the savepoint has none) and the write. */
+    record NewestMarkerWrite(String path, Overlapped<String> write) {
+    }
+
+    /**
+     * Starts writing the newest marker ({@link #writeNewestMarker}), on a shared pool when
+     * {@code overlapped} so that the caller's next call overlaps it; {@link #awaitNewestMarker}
+     * joins it. The write touches no state of the attempt: only the join records what it did.
+     */
+    NewestMarkerWrite startNewestMarker(SavepointMeta meta, boolean overlapped) {
+        if (meta.manifest().isEmpty()) {
+            return new NewestMarkerWrite(null, null); // it holds no pipeline's state, so it is never a newest one
+        }
+        String path = fs.child(NewestMarkers.dir(layout, meta.jobId()), NewestMarkers.name(meta, attemptId));
+        Overlapped.Call<String> write = () -> NewestMarkers.write(layout, meta, attemptId);
+        return new NewestMarkerWrite(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
+    }
+
+    /**
+     * Waits for the newest marker's write and records it, so that an abort removes it; returns why
+     * it failed, or null. A failed write that took effect leaves a marker of an unpublished
+     * savepoint, which lookups skip and garbage collection removes as orphaned.
+     */
+    Exception awaitNewestMarker(NewestMarkerWrite marker) {
+        if (marker.path() == null) {
+            return null;
+        }
+        try {
+            newestMarker = marker.write().join();
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return e;
+        }
+    }
+
+    /**
      * Ends the attempt without cleaning anything, when whether it published cannot be told: its
      * files stay for a reader to find or for garbage collection, its lease is released.
      */
@@ -455,6 +507,9 @@ public final class StagedSavepointWriter implements SavepointWriter {
         try {
             if (indexMarker != null) {
                 fs.delete(indexMarker, false);
+            }
+            if (newestMarker != null) {
+                NewestMarkers.remove(fs, newestMarker);
             }
             publication.removeWork(writtenFiles);
         } catch (IOException | RuntimeException e) {

@@ -172,6 +172,27 @@ class FormatSpecMatchesTheCodeTest {
     }
 
     @Test
+    void theNewestMarkersAreNamedAsTheCodeWritesAndReadsThem() throws IOException {
+        String spec = spec();
+        assertThat(spec).contains(NewestMarkers.DIR + "/", "`" + NewestMarkers.SENTINEL_PREFIX + "<K>`",
+                "`<K>` = " + NewestMarkers.KEPT + " ",
+                "\n<pid>_<checkpointId>[,<pid>_<checkpointId>...]~<completedTimestamp>@<attemptId>\n@<attemptId>\n");
+        Matcher m = Pattern.compile("Example:\\s+`([^`]+\\.[0-9a-f]{16})`").matcher(spec);
+        assertThat(m.find()).as("the spec's example newest marker").isTrue();
+        String zeros = "0".repeat(64);
+        SavepointMeta meta = new SavepointMeta(1, "sp-1764570000000-1a2b3c4d", "job", SavepointKind.MANUAL, "test",
+                1_764_570_000_000L, 1_764_570_000_123L, "engine-wire-v1",
+                List.of(new ManifestEntry(2, 42, "b.wire", 0, zeros), new ManifestEntry(1, 42, "a.wire", 0, zeros)),
+                Map.of());
+        assertThat(NewestMarkers.name(meta, "sp-1764570000000-1a2b3c4d.0f1e2d3c4b5a6978")).isEqualTo(m.group(1));
+        NewestMarkers.Marker parsed = NewestMarkers.parse(m.group(1)).orElseThrow();
+        assertThat(parsed.savepointId()).isEqualTo("sp-1764570000000-1a2b3c4d");
+        assertThat(parsed.claims()).isEqualTo(Map.of(1, 42L, 2, 42L));
+        assertThat(NewestMarkers.parse("@sp-1.0f1e2d3c4b5a6978").orElseThrow().claimed()).isFalse();
+        assertThat(NewestMarkers.sentinelKept(NewestMarkers.SENTINEL)).hasValue(NewestMarkers.KEPT);
+    }
+
+    @Test
     void theDigestTestVectorsAreWhatTheCodeDerives() throws IOException {
         List<String[]> rows = table(spec(), "Test vectors, with `chunkSize` 1,048,576");
         assertThat(rows).hasSize(2);
