@@ -35,14 +35,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * savepoints as with ten: crash recovery ({@link SavepointRestorer#recoverLatest}) and the
  * lookup of the newest savepoint per pipeline ({@link NewestSavepoints#choose}, what the plugin's
  * recovery uses) list the job's small newest folder, not every savepoint. Counted through the
- * file system SPI: listings, entries listed, files opened, status calls. The large case is 1,000
+ * file system SPI: listings, entries listed, files opened, status calls. The large case is 400
  * savepoints, or the number in the system property {@code keepsake.test.lookup.savepoints}
  * (10,000 for the figures in docs).
  */
 class NewestLookupCostTest {
 
     private static final String JOB = "88";
-    private static final int LARGE = Integer.getInteger("keepsake.test.lookup.savepoints", 1_000);
+    private static final int LARGE = Integer.getInteger("keepsake.test.lookup.savepoints", 400);
 
     @TempDir
     Path dir;
