@@ -8,10 +8,12 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -140,11 +142,30 @@ public final class InFlightAttempts implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 byLeasePath.remove(leasePath, lease);
                 lease.released = true;
+                if (!(e instanceof FileAlreadyExistsException)) {
+                    removeUnregistered(leasePath, e);
+                }
                 throw e;
             }
         }
         startRenewing();
         return lease;
+    }
+
+    /**
+     * Removes the file of a lease whose first write failed: a file system may have created it before
+     * the write, sync or close failed (HDFS fails a close whose last block is not yet reported,
+     * after the file exists). Nobody renews or removes it otherwise, and until it ages past the
+     * timeout every collection would take its attempt for alive. The name is this attempt's alone.
+     */
+    private void removeUnregistered(String leasePath, Exception cause) {
+        try {
+            fs.delete(leasePath, false);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+            LOG.debug("Cannot remove the lease {} whose write failed; garbage collection will once it expires",
+                    leasePath, e);
+        }
     }
 
     /** Records an attempt as finished (committed or aborted) and removes its lease file, best effort. */
@@ -227,7 +248,7 @@ public final class InFlightAttempts implements AutoCloseable {
             own = tidyingGiven || closed ? null : tidying;
         }
         if (own != null) {
-            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
             try {
                 own.execute(done::countDown);
                 if (!done.await(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
