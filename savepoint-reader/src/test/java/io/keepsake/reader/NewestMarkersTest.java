@@ -268,6 +268,42 @@ class NewestMarkersTest {
         }
     }
 
+    /**
+     * A savepoint folder copied into the job by hand (from another root, or a backup) has no
+     * newest marker, so the marker lookup does not see it; any full listing of the job holds the
+     * listing against the markers, removes the sentinel, and queues the tidy that marks the copy.
+     */
+    @ParameterizedTest(name = "rename={0}")
+    @CsvSource({"true", "false"})
+    void aSavepointCopiedInByHandIsFoundOnceAListingOfTheJobSawIt(boolean rename) throws IOException {
+        InMemoryFileSystem fs = memory(rename);
+        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null);
+             KeepsakeStorage elsewhere = KeepsakeStorage.open(fs, "/elsewhere", null)) {
+            saveUpTo(storage, 5);
+            save(elsewhere, "copied", 9, 1);
+            assertThat(sentinel(fs)).isTrue();
+            String from = "/elsewhere/savepoint/" + JOB + "/copied";
+            for (String name : fs.listNames(from)) {
+                byte[] bytes;
+                try (java.io.InputStream in = fs.open(from + "/" + name)) {
+                    bytes = in.readAllBytes();
+                }
+                try (SyncableOutputStream out = fs.create(JOB_DIR + "/copied/" + name, true)) {
+                    out.write(bytes);
+                    out.sync();
+                }
+            }
+            assertThat(recovered(storage, 1)).as("the marker lookup before any listing saw the copy").isEqualTo(5);
+
+            assertThat(storage.listSavepoints(JOB)).extracting(SavepointHandle::savepointId).contains("copied");
+            assertThat(recovered(storage, 1)).as("after a listing saw the copy").isEqualTo(9);
+            NewestMarkers.awaitTidied();
+            assertThat(sentinel(fs)).as("the sentinel, once the copy is marked").isTrue();
+            assertThat(newest(fs)).anyMatch(n -> n.contains("@copied."));
+            assertThat(recovered(storage, 1)).isEqualTo(9);
+        }
+    }
+
     /** A savepoint holding no pipeline gets no newest marker: it is never anyone's newest state. */
     @ParameterizedTest(name = "rename={0}")
     @CsvSource({"true", "false"})

@@ -5,6 +5,7 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.internal.MetadataCodec;
+import io.keepsake.storage.internal.NewestMarkers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,15 @@ class OverlayRestoreChoiceTest {
         for (ManifestEntry e : m.manifest()) {
             Files.copy(secondDir.resolve(e.file()), futureDir.resolve(e.file()));
         }
+        // a newer build writes its newest marker before publication, as every writer of the format does
+        StringBuilder claims = new StringBuilder();
+        for (ManifestEntry e : newer) {
+            claims.append(claims.length() == 0 ? "" : ",").append(e.pipelineId()).append('_').append(e.checkpointId());
+        }
+        Path newestDir = secondDir.resolveSibling(NewestMarkers.DIR);
+        Files.createDirectories(newestDir);
+        Files.createFile(newestDir.resolve(claims + "~" + future.completedTimestamp() + "@" + future.savepointId()
+                + ".0123456789abcdef"));
         Files.write(futureDir.resolve("_metadata.ser"), MetadataCodec.encode(future));
         assertThat(refusal(conf, jobId)).contains("in format version 99: a newer engine wrote it");
         Figures.record("overlay restore choice (two savepoints, restore of the older by id, two refusals), ms",

@@ -300,7 +300,7 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
 
     @Override
     public List<SavepointEntry> scanSavepoints(String jobId) {
-        return savepoints.scan(jobId, true);
+        return savepoints.listed(jobId, true);
     }
 
     @Override

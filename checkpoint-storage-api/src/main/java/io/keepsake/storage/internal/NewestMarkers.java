@@ -2,6 +2,7 @@ package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
@@ -12,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
@@ -219,6 +221,80 @@ public final class NewestMarkers {
                 fs.delete(fs.child(dir, name), false);
             }
         }
+    }
+
+    /**
+     * Checks the invariant against a full listing of the job ({@code entries}, every folder with its
+     * verified metadata or what is wrong with it): when the sentinel stands but a published folder
+     * has no marker of its own and, on one of its pipelines, fewer than K markers above it, or its
+     * metadata could not be read (so its claims are unknown), the sentinel is removed and a tidy
+     * queued that marks the folder. Such a folder was added without a commit of this
+     * specification's writers: copied in by hand, or restored from a backup. Until then the marker
+     * lookup would not see it. Removing the sentinel only makes lookups list every folder, so a
+     * listing that raced a commit or a prune and removes it needlessly costs one slower lookup. A
+     * failure to look is logged; the listing's answer stands.
+     */
+    static void requireCovered(StorageLayout layout, InFlightAttempts inFlight, String jobId,
+                               List<SavepointEntry> entries) {
+        StorageFileSystem fs = layout.fileSystem();
+        String dir = dir(layout, jobId);
+        try {
+            List<Marker> markers = new ArrayList<>();
+            long kept = 0;
+            for (String name : fs.listNames(dir)) {
+                OptionalLong k = sentinelKept(name);
+                if (k.isPresent()) {
+                    kept = Math.max(kept, k.getAsLong());
+                } else {
+                    parse(name).ifPresent(markers::add);
+                }
+            }
+            if (kept == 0) {
+                return;
+            }
+            for (SavepointEntry e : entries) {
+                Optional<String> why = uncovered(e, markers, kept);
+                if (why.isPresent()) {
+                    LOG.info("Savepoint {} of job {} {}: it was added without a Keepsake commit (a copy?); lookups of the"
+                            + " newest savepoint list every savepoint of the job until its markers are tidied ({})",
+                            e.savepointId(), jobId, why.get(), dir);
+                    dropSentinel(fs, dir);
+                    tidyLater(layout, inFlight, jobId);
+                    return;
+                }
+            }
+        } catch (NoSuchFileException e) {
+            // no newest folder: lookups list every savepoint already
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot check the newest markers of job {} against its listing ({})", jobId, dir, e);
+        }
+    }
+
+    /** Why a listed folder is not covered by the markers, or empty when it is (or is no savepoint). */
+    private static Optional<String> uncovered(SavepointEntry e, List<Marker> markers, long kept) {
+        if (e.incomplete()) {
+            return Optional.empty();
+        }
+        if (e.handle().isEmpty()) {
+            boolean named = markers.stream().anyMatch(m -> m.savepointId().equals(e.savepointId()));
+            return named ? Optional.empty() : Optional.of("does not read and has no newest marker");
+        }
+        Map<Integer, Long> claims = new TreeMap<>();
+        for (ManifestEntry m : e.handle().get().meta().manifest()) {
+            claims.put(m.pipelineId(), m.checkpointId());
+        }
+        if (claims.isEmpty() || markers.stream().anyMatch(m -> m.savepointId().equals(e.savepointId())
+                && (!m.claimed() || m.claims().equals(claims)))) {
+            return Optional.empty();
+        }
+        for (Map.Entry<Integer, Long> c : claims.entrySet()) {
+            long above = markers.stream().filter(m -> m.claims().getOrDefault(c.getKey(), Long.MIN_VALUE) > c.getValue())
+                    .count();
+            if (above < kept) {
+                return Optional.of("has no newest marker and is among the " + kept + " newest of pipeline " + c.getKey());
+            }
+        }
+        return Optional.empty();
     }
 
     /**

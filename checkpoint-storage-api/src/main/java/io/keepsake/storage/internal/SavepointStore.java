@@ -70,10 +70,10 @@ public final class SavepointStore {
         return StagedSavepointWriter.begin(layout, request, inFlight, listener, format);
     }
 
-    /** The complete savepoints of a job, newest first. */
+    /** The complete savepoints of a job, newest first, as a user lists them ({@link #listed}). */
     public List<SavepointHandle> list(String jobId) {
         List<SavepointHandle> handles = new ArrayList<>();
-        for (SavepointEntry e : scan(jobId)) {
+        for (SavepointEntry e : listed(jobId, false)) {
             if (e.handle().isPresent()) {
                 handles.add(e.handle().get());
             } else if (!e.incomplete()) {
@@ -82,6 +82,18 @@ public final class SavepointStore {
             }
         }
         return handles;
+    }
+
+    /**
+     * {@link #scan(String, boolean)} for a user's listing, held against the job's newest markers
+     * too: a folder added without a commit (a copy) has none, and the listing removes the sentinel
+     * the marker lookup would otherwise trust ({@link NewestMarkers#requireCovered}). Collections
+     * and deletes scan without it.
+     */
+    public List<SavepointEntry> listed(String jobId, boolean ownership) {
+        List<SavepointEntry> entries = scan(jobId, ownership);
+        NewestMarkers.requireCovered(layout, inFlight, jobId, entries);
+        return entries;
     }
 
     /** Every savepoint folder of a job, newest first, with what is wrong with each; ownership is not looked at. */
