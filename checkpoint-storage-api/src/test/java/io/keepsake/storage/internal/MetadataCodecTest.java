@@ -1,6 +1,7 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ChunkDigests;
+import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointKind;
@@ -89,6 +90,15 @@ class MetadataCodecTest {
         System.arraycopy(sha.digest(), 0, bytes, bytes.length - 32, 32);
         assertThatThrownBy(() -> MetadataCodec.decode(bytes, "m")).isInstanceOf(SavepointCorruptedException.class)
                 .hasMessageContaining("format version 1 has chunk digests");
+    }
+
+    @Test
+    void version1MetadataWithChunkDigestsIsRefusedWhenEncoded() {
+        // a version 1 reader takes chunk digests for corruption, so they are never written in version 1
+        assertThatThrownBy(() -> MetadataCodec.encode(chunkedMeta(1)))
+                .isInstanceOf(InvalidStorageArgumentException.class)
+                .hasMessageContaining("sp-2").hasMessageContaining("pipeline-1.wire")
+                .hasMessageContaining("format version 1");
     }
 
     @Test
