@@ -17,7 +17,12 @@ import java.util.List;
  */
 interface SavepointFormatWriter {
 
-    /** The writer of {@code version}, whose payloads are hashed in chunks of {@code chunkSize} bytes where the version has chunks. */
+    /**
+     * The writer of {@code version}, whose payloads are hashed in chunks of {@code chunkSize} bytes
+     * where the version has chunks.
+     *
+     * @throws IllegalArgumentException when this build has no writer of {@code version}
+     */
     static SavepointFormatWriter forVersion(int version, int chunkSize) {
         return switch (version) {
             case V1SavepointFormatWriter.VERSION -> V1SavepointFormatWriter.INSTANCE;
