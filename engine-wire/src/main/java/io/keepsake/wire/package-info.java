@@ -6,8 +6,9 @@
  *
  * <p>Everything else here is package-private implementation: the {@code Wire*} transfer objects
  * with their frozen protostuff tags and hand-written schemas, the pinned legacy layout
- * ({@code LegacyLayout}), and the bounded protostuff-format reader ({@code BoundedInput}) that both
- * decoders read untrusted bytes through. None of it is API; it may change in any release, but the
- * bytes it reads and writes may not.
+ * ({@code LegacyLayout}, written by {@code LegacyV0Writer} and read by {@code LegacyV0Reader}), and
+ * the bounded protostuff-format reader ({@code BoundedInput}) that both decoders read untrusted
+ * bytes through. None of it is API; it may change in any release, but the bytes it reads and
+ * writes may not.
  */
 package io.keepsake.wire;

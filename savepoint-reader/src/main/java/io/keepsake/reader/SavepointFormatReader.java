@@ -1,8 +1,12 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
 
 import java.util.List;
 import java.util.Map;
@@ -19,10 +23,10 @@ public interface SavepointFormatReader {
     /**
      * Reads every pipeline's checkpoint of a savepoint, keyed by pipeline id.
      *
-     * @throws io.keepsake.storage.SavepointCorruptedException   when any byte does not verify or decode
-     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
-     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
-     * @throws io.keepsake.storage.SavepointIncompatibleException when the payload format is not this reader's
+     * @throws SavepointCorruptedException   when any byte does not verify or decode
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws SavepointStorageException when reading a payload fails
+     * @throws SavepointIncompatibleException when the payload format is not this reader's
      */
     Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle);
 
@@ -31,10 +35,10 @@ public interface SavepointFormatReader {
      * as a verifier does; returns the pipeline ids that checked, in order. The default reads
      * through {@link #read}; a reader that can check in bounded memory overrides it.
      *
-     * @throws io.keepsake.storage.SavepointCorruptedException   when any byte does not verify or decode
-     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
-     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
-     * @throws io.keepsake.storage.SavepointIncompatibleException when the payload format is not this reader's
+     * @throws SavepointCorruptedException   when any byte does not verify or decode
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws SavepointStorageException when reading a payload fails
+     * @throws SavepointIncompatibleException when the payload format is not this reader's
      */
     default List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
         return List.copyOf(read(storage, handle).keySet());

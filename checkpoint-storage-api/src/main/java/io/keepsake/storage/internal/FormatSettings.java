@@ -5,9 +5,9 @@ import io.keepsake.storage.Versions;
 
 /**
  * What a storage writes and how it checks what it reads: the format version of the savepoints it
- * writes, the chunk size it writes in format version 2 ({@link ChunkDigests#CHUNK_SIZE} unless a
- * test asks for another; readers take the size from the manifest), and the threads that verify
- * chunks while payloads are read.
+ * writes (and so the {@code SavepointFormatWriter} that writes them), the chunk size it writes in
+ * format version 2 ({@link ChunkDigests#CHUNK_SIZE} unless a test asks for another; readers take
+ * the size from the manifest), and the threads that verify chunks while payloads are read.
  *
  * @param writeVersion the format version new savepoints are written in
  * @param chunkSize    the chunk size of payloads written in format version 2
@@ -35,8 +35,8 @@ public record FormatSettings(int writeVersion, int chunkSize, ChunkVerification 
         return Standard.INSTANCE;
     }
 
-    /** The digest a new payload records in {@link #writeVersion}. */
-    PayloadDigest newPayloadDigest() {
-        return PayloadDigest.forVersion(writeVersion, chunkSize);
+    /** The writer of {@link #writeVersion}. */
+    SavepointFormatWriter writer() {
+        return SavepointFormatWriter.forVersion(writeVersion, chunkSize);
     }
 }

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * The protostuff body of {@code _metadata.ser} and its hand-written {@link Schema}s. Tags are
  * frozen: never renumber or reuse one; add new fields with new tags only. Retired tags: none.
- * Format version 2 added entry tags 6 and 7 and nothing else.
+ * Format version 2 added entry tags 6 and 7 and nothing else. The schemas hold every version's
+ * tags; which of them a version's entries may carry is decided by its {@code MetadataBodyCodec}.
  *
  * <pre>
  *  1 formatVersion   int32, always written

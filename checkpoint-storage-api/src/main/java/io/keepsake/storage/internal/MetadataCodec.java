@@ -1,32 +1,25 @@
 package io.keepsake.storage.internal;
 
-import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
-import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointMeta;
-import io.protostuff.LinkedBuffer;
-import io.protostuff.ProtostuffIOUtil;
-import io.protostuff.Schema;
 import org.apache.commons.codec.binary.Hex;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code _metadata.ser} layout: {@code [magic int | formatVersion int | bodyLength int |
- * protostuff body | SHA-256 of everything before it (32 bytes)]}, big-endian. The body is written
- * and read by the hand-written schemas of {@link MetadataBody} (frozen tags, no reflection), so its
- * bytes never depend on JVM-wide protostuff settings. Decoding checks
- * magic, bounds, checksum, that the body's version equals the header's, and every name in it.
- * It decodes any version from 1 up (tags are only ever added), so the reader registry, not this
- * codec, decides what a build can read. Stateless and thread-safe.
+ * The {@code _metadata.ser} frame: {@code [magic int | formatVersion int | bodyLength int |
+ * protostuff body | SHA-256 of everything before it (32 bytes)]}, big-endian. The frame is the
+ * same in every format version; the body is the version's {@code MetadataBodyCodec}
+ * ({@code MetadataBodyV1}, {@code MetadataBodyV2}), written and read by the hand-written schemas of
+ * {@link MetadataBody} (frozen tags, no reflection), so its bytes never depend on JVM-wide
+ * protostuff settings. Decoding checks magic, bounds and checksum here, then the body checks that
+ * its version equals the header's and every name in it. It decodes any version from 1 up (tags
+ * are only ever added), so the reader registry, not this codec, decides what a build can read.
+ * Stateless and thread-safe.
  */
 public final class MetadataCodec {
 
@@ -40,8 +33,6 @@ public final class MetadataCodec {
     public static final int TRAILER_LENGTH = 32;
     /** Metadata larger than this is refused as corrupt rather than allocated. */
     public static final int MAX_LENGTH = 16 * 1024 * 1024;
-
-    private static final Schema<MetadataBody> SCHEMA = MetadataBody.SCHEMA;
 
     /** The first format version whose manifest entries carry chunk digests (entry tags 6 and 7). */
     public static final int FIRST_CHUNKED_VERSION = 2;
@@ -60,7 +51,7 @@ public final class MetadataCodec {
      * @throws InvalidStorageArgumentException naming the largest field when the bound would be exceeded
      */
     public static void requireWithinBound(String what, String producerVersion, String payloadFormat,
-                                          java.util.Map<String, String> properties, int manifestEntries) {
+                                          Map<String, String> properties, int manifestEntries) {
         long total = HEADER_LENGTH + TRAILER_LENGTH + FIXED_LENGTH_BOUND;
         String largest = "producerVersion";
         long largestLength = textLength(producerVersion);
@@ -71,7 +62,7 @@ public final class MetadataCodec {
             largest = "payloadFormat";
             largestLength = format;
         }
-        for (java.util.Map.Entry<String, String> e : properties.entrySet()) {
+        for (Map.Entry<String, String> e : properties.entrySet()) {
             long length = 2 + textLength(e.getKey()) + textLength(e.getValue());
             total += length;
             if (length > largestLength) {
@@ -106,43 +97,18 @@ public final class MetadataCodec {
     }
 
     /**
-     * Encodes metadata; deterministic for equal input.
+     * Encodes metadata with the body of its format version; deterministic for equal input.
      *
-     * @throws InvalidStorageArgumentException when the encoded metadata would be larger than a reader accepts
+     * @throws InvalidStorageArgumentException when the encoded metadata would be larger than a reader
+     *                                         accepts, or holds what its version cannot record
      */
     public static byte[] encode(SavepointMeta meta) {
-        MetadataBody body = new MetadataBody();
-        body.formatVersion = meta.formatVersion();
-        body.savepointId = meta.savepointId();
-        body.jobId = meta.jobId();
-        body.kind = meta.kind().stableName();
-        body.producerVersion = meta.producerVersion();
-        body.triggerTimestamp = meta.triggerTimestamp();
-        body.completedTimestamp = meta.completedTimestamp();
-        body.payloadFormat = meta.payloadFormat();
-        body.manifest = new ArrayList<>();
-        for (ManifestEntry e : meta.manifest()) {
-            MetadataBody.Entry d = new MetadataBody.Entry();
-            d.pipelineId = e.pipelineId();
-            d.checkpointId = e.checkpointId();
-            d.file = e.file();
-            d.length = e.length();
-            d.sha256 = e.sha256();
-            if (e.chunks() != null) {
-                d.chunked = true;
-                d.chunkSize = e.chunks().chunkSize();
-                d.chunkSha256 = e.chunks().concatenated();
-            }
-            body.manifest.add(d);
-        }
-        body.properties = new ArrayList<>();
-        meta.properties().forEach((k, v) -> {
-            MetadataBody.Property p = new MetadataBody.Property();
-            p.key = k;
-            p.value = v;
-            body.properties.add(p);
-        });
-        byte[] bodyBytes = ProtostuffIOUtil.toByteArray(body, SCHEMA, LinkedBuffer.allocate(512));
+        return encode(meta, MetadataBodyCodec.forVersion(meta.formatVersion()));
+    }
+
+    /** Frames {@code meta} encoded with {@code body}. */
+    static byte[] encode(SavepointMeta meta, MetadataBodyCodec body) {
+        byte[] bodyBytes = body.encode(meta);
         long total = (long) HEADER_LENGTH + bodyBytes.length + TRAILER_LENGTH;
         if (total > MAX_LENGTH) {
             requireWithinBound("metadata of savepoint " + meta.savepointId() + " of job " + meta.jobId(),
@@ -157,28 +123,6 @@ public final class MetadataCodec {
         digest.update(buf.array(), 0, buf.position());
         buf.put(digest.digest());
         return buf.array();
-    }
-
-    /**
-     * One decoded manifest entry; chunk digests (tags 6 and 7) are refused in format version 1,
-     * which never had them, and must come together.
-     */
-    private static ManifestEntry entry(MetadataBody.Entry d, int version, String file) {
-        if (!d.chunked && d.chunkSha256 == null) {
-            return new ManifestEntry(d.pipelineId, d.checkpointId, d.file, d.length, d.sha256);
-        }
-        if (version < FIRST_CHUNKED_VERSION) {
-            throw new SavepointCorruptedException(file, "Savepoint metadata of format version " + version
-                    + " has chunk digests, which only format version " + FIRST_CHUNKED_VERSION + " and later write",
-                    "no chunk digests", "chunk digests for " + d.file);
-        }
-        if (!d.chunked || d.chunkSha256 == null) {
-            throw new SavepointCorruptedException(file, "Savepoint metadata has a chunk size without chunk digests, or"
-                    + " digests without a size", "both", (d.chunked ? "chunk size only" : "chunk digests only")
-                    + " for " + d.file);
-        }
-        return new ManifestEntry(d.pipelineId, d.checkpointId, d.file, d.length, d.sha256,
-                ChunkDigests.of(d.chunkSize, d.chunkSha256));
     }
 
     /**
@@ -217,39 +161,6 @@ public final class MetadataCodec {
             throw new SavepointCorruptedException(file, "Savepoint metadata has an impossible format version",
                     ">= 1", String.valueOf(version));
         }
-        MetadataBody body = SCHEMA.newMessage();
-        try {
-            ProtostuffIOUtil.mergeFrom(bytes, HEADER_LENGTH, bodyLength, body, SCHEMA);
-        } catch (Exception | StackOverflowError e) {
-            throw new SavepointCorruptedException(file, "Cannot decode savepoint metadata body: " + e.getMessage(),
-                    null, null, e);
-        }
-        if (body.formatVersion != version) {
-            throw new SavepointCorruptedException(file, "Savepoint metadata body disagrees with its header on the format version",
-                    String.valueOf(version), String.valueOf(body.formatVersion));
-        }
-        try {
-            List<ManifestEntry> manifest = new ArrayList<>();
-            if (body.manifest != null) {
-                for (MetadataBody.Entry d : body.manifest) {
-                    manifest.add(entry(d, version, file));
-                }
-            }
-            Map<String, String> properties = new LinkedHashMap<>();
-            if (body.properties != null) {
-                for (MetadataBody.Property p : body.properties) {
-                    if (p.key == null || p.value == null) {
-                        throw new InvalidStorageArgumentException("Cannot accept property: key or value is missing");
-                    }
-                    properties.put(p.key, p.value);
-                }
-            }
-            return new SavepointMeta(version, body.savepointId, body.jobId, SavepointKind.fromStableName(body.kind),
-                    body.producerVersion, body.triggerTimestamp, body.completedTimestamp, body.payloadFormat,
-                    manifest, properties);
-        } catch (InvalidStorageArgumentException | NullPointerException e) {
-            throw new SavepointCorruptedException(file, "Savepoint metadata is invalid: " + e.getMessage(),
-                    null, null, e);
-        }
+        return MetadataBodyCodec.forVersion(version).decode(bytes, HEADER_LENGTH, bodyLength, version, file);
     }
 }

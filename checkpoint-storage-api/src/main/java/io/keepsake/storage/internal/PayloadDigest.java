@@ -25,11 +25,6 @@ interface PayloadDigest {
     /** The chunk digests, after {@link #finishHex}; null for a format without them. */
     ChunkDigests chunks();
 
-    /** The digest a payload of {@code formatVersion} records, with chunks of {@code chunkSize} bytes where it has chunks. */
-    static PayloadDigest forVersion(int formatVersion, int chunkSize) {
-        return formatVersion >= MetadataCodec.FIRST_CHUNKED_VERSION ? new ChunkedDigest(chunkSize) : whole();
-    }
-
     /** The plain SHA-256 of the whole payload, as format version 1 records it. */
     static PayloadDigest whole() {
         MessageDigest sha = HashingOutputStream.sha256();

@@ -214,8 +214,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
                     + request.jobId() + ": " + e.getMessage() + " (" + path + ")", e);
         }
         writtenFiles.add(file);
-        PayloadOutputStream stream = new PayloadOutputStream(raw, format.newPayloadDigest(), pipelineId, checkpointId,
-                file, path, syncs, this::payloadClosed);
+        PayloadOutputStream stream = new PayloadOutputStream(raw, format.writer().newPayloadDigest(), pipelineId,
+                checkpointId, file, path, syncs, this::payloadClosed);
         openStreams.add(stream);
         return stream;
     }
@@ -245,10 +245,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
         }
         List<ManifestEntry> manifest = new ArrayList<>(entries);
         manifest.sort(Comparator.comparingInt(ManifestEntry::pipelineId));
-        SavepointMeta meta = new SavepointMeta(format.writeVersion(), request.savepointId(), request.jobId(),
-                request.kind(), request.producerVersion(), request.triggerTimestamp(), completedTimestamp,
-                request.payloadFormat(), manifest, request.properties());
-        byte[] metaBytes = MetadataCodec.encode(meta);
+        SavepointMeta meta = format.writer().metadata(request, completedTimestamp, manifest);
+        byte[] metaBytes = format.writer().encodeMetadata(meta);
         publication.publish(meta, metaBytes, manifest);
         if (sharedIndexMarker != null) {
             // the attempt that wrote it may have aborted and removed it meanwhile

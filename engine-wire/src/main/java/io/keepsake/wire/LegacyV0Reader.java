@@ -1,0 +1,293 @@
+package io.keepsake.wire;
+
+import io.keepsake.engine.ActionState;
+import io.keepsake.engine.ActionStateKey;
+import io.keepsake.engine.ActionSubtaskState;
+import io.keepsake.engine.CheckpointType;
+import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.engine.SubtaskStatistics;
+import io.keepsake.engine.SubtaskStatus;
+import io.keepsake.engine.TaskStatistics;
+import io.keepsake.wire.LegacyV0Groups.BoolArrayMessage;
+import io.keepsake.wire.LegacyV0Groups.ListSchema;
+import io.keepsake.wire.LegacyV0Groups.MapSchema;
+import io.keepsake.wire.LegacyV0Groups.ReadOnlySchema;
+import io.keepsake.wire.LegacyV0Groups.ValueReader;
+import io.protostuff.Input;
+import io.protostuff.Schema;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import static io.keepsake.wire.LegacyV0Groups.required;
+
+/**
+ * Reads the legacy v0 layout ({@link LegacyLayout} lists its rules) through a {@link BoundedInput}.
+ * Each {@code *Message} class is the mutable form of one legacy message: its schema reads the
+ * fields into it, skipping unknown ones as protostuff does, and its {@code build()} checks that
+ * the required fields came and makes the runtime value. Lists, maps and arrays are read by
+ * {@link LegacyV0Groups}. Stateless and thread-safe.
+ */
+final class LegacyV0Reader {
+
+    private LegacyV0Reader() {
+    }
+
+    /** Reads a whole {@code CompletedCheckpoint} from {@code input}. */
+    static CompletedCheckpoint decode(BoundedInput input) throws IOException {
+        return input.readMessage(new CheckpointMessage(), CHECKPOINT).build();
+    }
+
+    private static <M, V> ValueReader<V> group(Schema<M> schema, Builder<M, V> builder) {
+        return input -> builder.build(input.mergeObject(null, schema));
+    }
+
+    /** Turns a message read in full into its runtime value. */
+    private interface Builder<M, V> {
+        V build(M message) throws WireFormatException;
+    }
+
+    // ---------------------------------------------------------------- ActionStateKey: 1 name
+
+    private static final class KeyMessage {
+        String name;
+
+        ActionStateKey build() throws WireFormatException {
+            return new ActionStateKey(required(name, "an ActionStateKey", 1, "name"));
+        }
+    }
+
+    private static final Schema<KeyMessage> KEY = new ReadOnlySchema<>("ActionStateKey", KeyMessage.class, "name") {
+        @Override
+        public KeyMessage newMessage() {
+            return new KeyMessage();
+        }
+
+        @Override
+        public void mergeFrom(Input input, KeyMessage message) throws IOException {
+            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
+                if (number == 1) {
+                    message.name = input.readString();
+                } else {
+                    input.handleUnknownField(number, this);
+                }
+            }
+        }
+    };
+
+    private static final ValueReader<ActionStateKey> KEY_VALUE = group(KEY, KeyMessage::build);
+
+    // ---------------------------------------------------------------- ActionSubtaskState: 1 stateKey, 2 index, 3 state
+
+    private static final class SubtaskMessage {
+        ActionStateKey stateKey;
+        int index;
+        List<byte[]> state;
+
+        ActionSubtaskState build() throws WireFormatException {
+            return new ActionSubtaskState(required(stateKey, "an ActionSubtaskState", 1, "stateKey"), index,
+                    required(state, "an ActionSubtaskState", 3, "state"));
+        }
+    }
+
+    private static final ListSchema<byte[]> STATE_LIST = new ListSchema<>(Input::readByteArray,
+            "ActionSubtaskState.state");
+
+    private static final Schema<SubtaskMessage> SUBTASK = new ReadOnlySchema<>("ActionSubtaskState",
+            SubtaskMessage.class, "stateKey", "index", "state") {
+        @Override
+        public SubtaskMessage newMessage() {
+            return new SubtaskMessage();
+        }
+
+        @Override
+        public void mergeFrom(Input input, SubtaskMessage message) throws IOException {
+            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
+                switch (number) {
+                    case 1 -> message.stateKey = KEY_VALUE.read(input);
+                    case 2 -> message.index = input.readInt32();
+                    case 3 -> message.state = input.mergeObject(null, STATE_LIST);
+                    default -> input.handleUnknownField(number, this);
+                }
+            }
+        }
+    };
+
+    private static final ValueReader<ActionSubtaskState> SUBTASK_VALUE = group(SUBTASK, SubtaskMessage::build);
+
+    // ---------------------------------------------------------------- ActionState: 1 stateKey, 2 subtaskStates, 3 coordinatorState, 4 parallelism
+
+    private static final class ActionMessage {
+        ActionStateKey stateKey;
+        List<ActionSubtaskState> subtaskStates;
+        ActionSubtaskState coordinatorState;
+        int parallelism;
+
+        ActionState build() throws WireFormatException {
+            return new ActionState(required(stateKey, "an ActionState", 1, "stateKey"),
+                    required(subtaskStates, "an ActionState", 2, "subtaskStates"), coordinatorState, parallelism);
+        }
+    }
+
+    private static final ListSchema<ActionSubtaskState> SUBTASK_LIST =
+            new ListSchema<>(SUBTASK_VALUE, "ActionState.subtaskStates");
+
+    private static final Schema<ActionMessage> ACTION = new ReadOnlySchema<>("ActionState", ActionMessage.class,
+            "stateKey", "subtaskStates", "coordinatorState", "parallelism") {
+        @Override
+        public ActionMessage newMessage() {
+            return new ActionMessage();
+        }
+
+        @Override
+        public void mergeFrom(Input input, ActionMessage message) throws IOException {
+            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
+                switch (number) {
+                    case 1 -> message.stateKey = KEY_VALUE.read(input);
+                    case 2 -> message.subtaskStates = input.mergeObject(null, SUBTASK_LIST);
+                    case 3 -> message.coordinatorState = SUBTASK_VALUE.read(input);
+                    case 4 -> message.parallelism = input.readInt32();
+                    default -> input.handleUnknownField(number, this);
+                }
+            }
+        }
+    };
+
+    // ---------------------------------------------------------------- SubtaskStatistics: 1 subtaskIndex, 2 ackTimestamp, 3 stateSize, 4 subtaskStatus
+
+    private static final class SubtaskStatsMessage {
+        int subtaskIndex;
+        long ackTimestamp;
+        long stateSize;
+        SubtaskStatus subtaskStatus;
+
+        SubtaskStatistics build() throws WireFormatException {
+            return new SubtaskStatistics(subtaskIndex, ackTimestamp, stateSize,
+                    required(subtaskStatus, "a SubtaskStatistics", 4, "subtaskStatus"));
+        }
+    }
+
+    private static final Schema<SubtaskStatsMessage> SUBTASK_STATS = new ReadOnlySchema<>("SubtaskStatistics",
+            SubtaskStatsMessage.class, "subtaskIndex", "ackTimestamp", "stateSize", "subtaskStatus") {
+        @Override
+        public SubtaskStatsMessage newMessage() {
+            return new SubtaskStatsMessage();
+        }
+
+        @Override
+        public void mergeFrom(Input input, SubtaskStatsMessage message) throws IOException {
+            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
+                switch (number) {
+                    case 1 -> message.subtaskIndex = input.readInt32();
+                    case 2 -> message.ackTimestamp = input.readInt64();
+                    case 3 -> message.stateSize = input.readInt64();
+                    case 4 -> message.subtaskStatus = LegacyLayout.subtaskStatus(input.readEnum());
+                    default -> input.handleUnknownField(number, this);
+                }
+            }
+        }
+    };
+
+    private static final ValueReader<SubtaskStatistics> SUBTASK_STATS_VALUE =
+            group(SUBTASK_STATS, SubtaskStatsMessage::build);
+
+    // ---------------------------------------------------------------- TaskStatistics: 1 jobVertexId, 2 subtaskStats, 3 subtaskCompleted, 4 numAcknowledgedSubtasks, 5 latestAckedSubtaskStatistics
+
+    private static final class TaskStatsMessage {
+        Long jobVertexId;
+        List<SubtaskStatistics> subtaskStats;
+        boolean[] subtaskCompleted;
+        int numAcknowledgedSubtasks;
+        SubtaskStatistics latestAcked;
+
+        TaskStatistics build() throws WireFormatException {
+            return new TaskStatistics(required(jobVertexId, "a TaskStatistics", 1, "jobVertexId"),
+                    required(subtaskStats, "a TaskStatistics", 2, "subtaskStats"),
+                    required(subtaskCompleted, "a TaskStatistics", 3, "subtaskCompleted"),
+                    numAcknowledgedSubtasks, latestAcked);
+        }
+    }
+
+    private static final ListSchema<SubtaskStatistics> SUBTASK_STATS_LIST =
+            new ListSchema<>(SUBTASK_STATS_VALUE, "TaskStatistics.subtaskStats");
+
+    private static final Schema<TaskStatsMessage> TASK_STATS = new ReadOnlySchema<>("TaskStatistics",
+            TaskStatsMessage.class, "jobVertexId", "subtaskStats", "subtaskCompleted", "numAcknowledgedSubtasks",
+            "latestAckedSubtaskStatistics") {
+        @Override
+        public TaskStatsMessage newMessage() {
+            return new TaskStatsMessage();
+        }
+
+        @Override
+        public void mergeFrom(Input input, TaskStatsMessage message) throws IOException {
+            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
+                switch (number) {
+                    case 1 -> message.jobVertexId = input.readInt64();
+                    case 2 -> message.subtaskStats = input.mergeObject(null, SUBTASK_STATS_LIST);
+                    case 3 -> message.subtaskCompleted =
+                            input.mergeObject(new BoolArrayMessage(), LegacyV0Groups.BOOL_ARRAY).values;
+                    case 4 -> message.numAcknowledgedSubtasks = input.readInt32();
+                    case 5 -> message.latestAcked = SUBTASK_STATS_VALUE.read(input);
+                    default -> input.handleUnknownField(number, this);
+                }
+            }
+        }
+    };
+
+    // ---------------------------------------------------------------- CompletedCheckpoint: 1..9
+
+    private static final MapSchema<ActionStateKey, ActionState> TASK_STATES_MAP = new MapSchema<>(KEY_VALUE,
+            group(ACTION, ActionMessage::build), "CompletedCheckpoint.taskStates");
+
+    private static final MapSchema<Long, TaskStatistics> TASK_STATISTICS_MAP = new MapSchema<>(Input::readInt64,
+            group(TASK_STATS, TaskStatsMessage::build), "CompletedCheckpoint.taskStatistics");
+
+    private static final class CheckpointMessage {
+        long jobId;
+        int pipelineId;
+        long checkpointId;
+        long triggerTimestamp;
+        CheckpointType checkpointType;
+        long completedTimestamp;
+        Map<ActionStateKey, ActionState> taskStates;
+        Map<Long, TaskStatistics> taskStatistics;
+        boolean restored;
+
+        CompletedCheckpoint build() throws WireFormatException {
+            String what = "the CompletedCheckpoint";
+            return new CompletedCheckpoint(jobId, pipelineId, checkpointId, triggerTimestamp,
+                    required(checkpointType, what, 5, "checkpointType"), completedTimestamp,
+                    required(taskStates, what, 7, "taskStates"), required(taskStatistics, what, 8, "taskStatistics"),
+                    restored);
+        }
+    }
+
+    private static final Schema<CheckpointMessage> CHECKPOINT = new ReadOnlySchema<>("CompletedCheckpoint",
+            CheckpointMessage.class, "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType",
+            "completedTimestamp", "taskStates", "taskStatistics", "isRestored") {
+        @Override
+        public CheckpointMessage newMessage() {
+            return new CheckpointMessage();
+        }
+
+        @Override
+        public void mergeFrom(Input input, CheckpointMessage message) throws IOException {
+            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
+                switch (number) {
+                    case 1 -> message.jobId = input.readInt64();
+                    case 2 -> message.pipelineId = input.readInt32();
+                    case 3 -> message.checkpointId = input.readInt64();
+                    case 4 -> message.triggerTimestamp = input.readInt64();
+                    case 5 -> message.checkpointType = LegacyLayout.checkpointType(input.readEnum());
+                    case 6 -> message.completedTimestamp = input.readInt64();
+                    case 7 -> message.taskStates = input.mergeObject(null, TASK_STATES_MAP);
+                    case 8 -> message.taskStatistics = input.mergeObject(null, TASK_STATISTICS_MAP);
+                    case 9 -> message.restored = input.readBool();
+                    default -> input.handleUnknownField(number, this);
+                }
+            }
+        }
+    };
+}
