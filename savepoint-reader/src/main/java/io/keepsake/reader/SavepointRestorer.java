@@ -2,15 +2,18 @@ package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.LegacyCheckpoints;
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.internal.NewestSavepoints;
 import org.slf4j.Logger;
@@ -106,11 +109,11 @@ public final class SavepointRestorer {
      *                                         (and fallback is off)
      * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding
      *                                         such a savepoint (also with fallback on)
-     * @throws io.keepsake.storage.SavepointStorageException when reading such a savepoint fails
+     * @throws SavepointStorageException when reading such a savepoint fails
      *                                         (also with fallback on)
-     * @throws io.keepsake.storage.SavepointIncompatibleException when such a savepoint's format
+     * @throws SavepointIncompatibleException when such a savepoint's format
      *                                         version is outside this build's window
-     * @throws io.keepsake.storage.CheckpointCorruptedException when a newest checkpoint file names
+     * @throws CheckpointCorruptedException when a newest checkpoint file names
      *                                         another job, pipeline or checkpoint
      */
     public RestoredState recoverLatest(String jobId) {
@@ -240,7 +243,7 @@ public final class SavepointRestorer {
      * @throws SavepointNotFoundException  when it is not a complete savepoint
      * @throws SavepointCorruptedException when any byte does not verify
      * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding it
-     * @throws io.keepsake.storage.SavepointIncompatibleException when its format version is outside the window
+     * @throws SavepointIncompatibleException when its format version is outside the window
      */
     public RestoredState restoreSavepoint(String jobId, String savepointId) {
         long start = System.nanoTime();

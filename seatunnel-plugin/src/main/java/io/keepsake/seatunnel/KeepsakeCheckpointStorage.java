@@ -4,21 +4,28 @@ import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.reader.SavepointReaderRegistry;
+import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.KeepsakeException;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointAlreadyExistsException;
+import io.keepsake.storage.SavepointCommitFailedException;
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointStorage;
-import io.keepsake.storage.KeepsakeException;
-import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.StagedCheckpoint;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -28,6 +35,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * SeaTunnel 2.3.x's {@code CheckpointStorage} on a Keepsake backend: checkpoints are stored and
@@ -57,12 +72,11 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     /** One savepoint session per job at a time, as {@link SavepointSaveSession} requires. */
     private static final Map<String, Object> JOB_LOCKS = new ConcurrentHashMap<>();
     /** Writes a savepoint's checkpoint file under its hidden name while the bundle commits. */
-    private static final java.util.concurrent.ExecutorService STAGING = java.util.concurrent.Executors
-            .newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "keepsake-seatunnel-stage");
-                t.setDaemon(true);
-                return t;
-            });
+    private static final ExecutorService STAGING = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "keepsake-seatunnel-stage");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final CheckpointStorage checkpoints;
     private final SavepointStorage savepoints;
@@ -71,7 +85,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private final FailedSavepoints failedSavepoints = new FailedSavepoints();
     private final boolean stageWhileCommitting;
     /** Runs the rotations the engine asks for, in order, off its checkpoint's critical path. */
-    private final java.util.concurrent.ThreadPoolExecutor retention = retentionWorker();
+    private final ThreadPoolExecutor retention = retentionWorker();
 
     /** The name of the thread that runs rotations ({@link #deleteCheckpoint(String, String, List)}). */
     static final String RETENTION_THREAD_NAME = "keepsake-seatunnel-retention";
@@ -167,27 +181,27 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                 throw cannotStore(keepsake, e);
             }
         }
-        java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging =
+        Future<StagedCheckpoint> staging =
                 STAGING.submit(() -> checkpoints.stageCheckPoint(keepsake));
         try {
             keepSavepoint(savepoint);
         } catch (CheckpointStorageException | RuntimeException e) {
-            try (io.keepsake.storage.StagedCheckpoint unused = awaitStaged(keepsake, staging)) {
+            try (StagedCheckpoint unused = awaitStaged(keepsake, staging)) {
                 // removed unpublished by close
             } catch (CheckpointStorageException | RuntimeException stagingFailed) {
                 e.addSuppressed(stagingFailed);
             }
             throw e;
         }
-        try (io.keepsake.storage.StagedCheckpoint staged = awaitStaged(keepsake, staging)) {
+        try (StagedCheckpoint staged = awaitStaged(keepsake, staging)) {
             return staged.publish();
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
             throw cannotStore(keepsake, e);
         }
     }
 
-    private static io.keepsake.storage.StagedCheckpoint awaitStaged(io.keepsake.storage.PipelineState keepsake,
-            java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging) throws CheckpointStorageException {
+    private static StagedCheckpoint awaitStaged(io.keepsake.storage.PipelineState keepsake,
+            Future<StagedCheckpoint> staging) throws CheckpointStorageException {
         boolean interrupted = false;
         try {
             while (true) {
@@ -195,7 +209,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                     return staging.get();
                 } catch (InterruptedException e) {
                     interrupted = true; // the staged file must be published or removed, so wait on
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw cannotStore(keepsake, e.getCause());
                 }
             }
@@ -379,16 +393,16 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
      * Waits up to {@code timeout} for every rotation queued before this call to end; true when they
      * did. For tests that look at the files a rotation removes.
      */
-    boolean awaitRetention(java.time.Duration timeout) throws InterruptedException {
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    boolean awaitRetention(Duration timeout) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
         retention.execute(done::countDown);
-        return done.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The retention worker: one thread, rotations in order; it ends after 30 s without work. */
-    private static java.util.concurrent.ThreadPoolExecutor retentionWorker() {
-        java.util.concurrent.ThreadPoolExecutor worker = new java.util.concurrent.ThreadPoolExecutor(1, 1, 30,
-                java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+    private static ThreadPoolExecutor retentionWorker() {
+        ThreadPoolExecutor worker = new ThreadPoolExecutor(1, 1, 30,
+                TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, RETENTION_THREAD_NAME);
                     t.setDaemon(true);
                     return t;
@@ -413,7 +427,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         }
         List<String> older = new ArrayList<>();
         try {
-            for (io.keepsake.storage.CheckpointFile f : storage.checkpointFiles(jobId)) {
+            for (CheckpointFile f : storage.checkpointFiles(jobId)) {
                 if (f.pipelineId() == pid && f.checkpointId() < oldestRotated) {
                     older.add(Long.toString(f.checkpointId()));
                 }
@@ -472,7 +486,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                         return;
                     }
                     if (n > MAX_NAMES) {
-                        throw new io.keepsake.storage.SavepointCommitFailedException("every name from " + base
+                        throw new SavepointCommitFailedException("every name from " + base
                                 + " to " + id + " is taken by a bundle that does not hold this state", null);
                     }
                     String next = base + "-" + n;
@@ -517,7 +531,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         Map<Integer, CompletedCheckpoint> held;
         try {
             held = readers.read(savepoints, savepoints.readMetadata(jobId, id));
-        } catch (io.keepsake.storage.SavepointCorruptedException e) {
+        } catch (SavepointCorruptedException e) {
             return Optional.of("fails its checks (" + e.getMessage() + ")");
         } catch (KeepsakeException e) {
             return Optional.of("cannot be shown to hold this state (" + e.getMessage() + ")");
@@ -529,7 +543,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         if (other.checkpointId() != checkpoint.checkpointId()) {
             return Optional.of("holds checkpoint " + other.checkpointId());
         }
-        if (!java.security.MessageDigest.isEqual(digest(other), digest(checkpoint))) {
+        if (!MessageDigest.isEqual(digest(other), digest(checkpoint))) {
             return Optional.of("holds another state of checkpoint " + checkpoint.checkpointId()
                     + " (its SHA-256 differs)");
         }
@@ -538,9 +552,9 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
 
     private static byte[] digest(CompletedCheckpoint checkpoint) {
         try {
-            return java.security.MessageDigest.getInstance("SHA-256")
+            return MessageDigest.getInstance("SHA-256")
                     .digest(LegacyCheckpointCodec.encodeCheckpoint(checkpoint));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
     }

@@ -1,25 +1,28 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
-import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -332,12 +335,12 @@ public final class NewestMarkers {
      * another completion time, and that are older than {@code cutoff}, with no attempt at their id
      * in flight: what a writer killed between its marker and publication leaves.
      */
-    static List<io.keepsake.storage.spi.FileStatus> orphans(StorageLayout layout, SavepointStore store, String jobId,
+    static List<FileStatus> orphans(StorageLayout layout, SavepointStore store, String jobId,
                                                             long now, long cutoff) throws IOException {
         StorageFileSystem fs = layout.fileSystem();
-        List<io.keepsake.storage.spi.FileStatus> out = new ArrayList<>();
+        List<FileStatus> out = new ArrayList<>();
         Map<String, Optional<SavepointHandle>> read = new HashMap<>();
-        for (io.keepsake.storage.spi.FileStatus s : fs.list(dir(layout, jobId))) {
+        for (FileStatus s : fs.list(dir(layout, jobId))) {
             Optional<Marker> m = parse(s.name());
             if (m.isEmpty() || !s.regularFile() || s.modificationTime() > cutoff) {
                 continue;
@@ -380,7 +383,7 @@ public final class NewestMarkers {
     });
     private static final Set<String> QUEUED = ConcurrentHashMap.newKeySet();
     /** Tidies queued or running, by the file system they use (by identity). */
-    private static final Map<StorageFileSystem, Integer> PENDING = new java.util.IdentityHashMap<>();
+    private static final Map<StorageFileSystem, Integer> PENDING = new IdentityHashMap<>();
 
     /**
      * Tidies the job's newest folder on a background thread, one queued tidy per job folder at a
@@ -609,7 +612,7 @@ public final class NewestMarkers {
             claims.remove(id);
         } catch (SavepointStorageException e) {
             // damaged or unreadable but published: marked without claims, so a lookup reads it
-            if (e instanceof io.keepsake.storage.SavepointCorruptedException) {
+            if (e instanceof SavepointCorruptedException) {
                 unknown.add(id);
                 claims.remove(id);
             } else {

@@ -2,6 +2,7 @@ package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -9,10 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Removal that deletes only what Keepsake wrote, shared by garbage collection and delete: files
@@ -152,7 +155,7 @@ final class OwnedRemoval {
         String jobId = name(jobDir);
         try {
             return new SavepointStore(layout, inFlight).readMetadata(jobId, name(folder)).meta();
-        } catch (io.keepsake.storage.SavepointNotFoundException none) {
+        } catch (SavepointNotFoundException none) {
             return null;
         }
     }
@@ -191,7 +194,7 @@ final class OwnedRemoval {
      * files is deleted by name, then the folder if it is empty; any other entry, and the folder, are
      * left and reported.
      */
-    Result removeOwnedFolder(String folder, java.util.function.Predicate<String> ownName) throws IOException {
+    Result removeOwnedFolder(String folder, Predicate<String> ownName) throws IOException {
         Result result = Result.empty();
         for (FileStatus s : fs.list(folder)) {
             String path = fs.child(folder, s.name());
@@ -214,7 +217,7 @@ final class OwnedRemoval {
     }
 
     /** The first entry of a folder that is not a regular file with a name {@code own} accepts, if any. */
-    Optional<String> foreignEntry(String folder, java.util.function.Predicate<String> own) throws IOException {
+    Optional<String> foreignEntry(String folder, Predicate<String> own) throws IOException {
         for (FileStatus s : fs.list(folder)) {
             if (!s.regularFile() || !own.test(s.name())) {
                 return Optional.of(s.name());
@@ -235,7 +238,7 @@ final class OwnedRemoval {
         }
         try {
             fs.delete(folder, false);
-        } catch (java.nio.file.DirectoryNotEmptyException filled) {
+        } catch (DirectoryNotEmptyException filled) {
             result.keep(folder, "it was filled meanwhile");
             return;
         }

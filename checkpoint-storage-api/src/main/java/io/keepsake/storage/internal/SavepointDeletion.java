@@ -7,6 +7,7 @@ import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
@@ -14,11 +15,14 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Deleting savepoints on purpose, for {@link SavepointStore}: one by id or every one of a job.
@@ -120,7 +124,7 @@ final class SavepointDeletion {
             }
             throw new SavepointNotFoundException("Cannot " + what + ": " + e.getFile() + " vanished while it was being"
                     + " deleted (another process deleted it meanwhile) (" + dir + ")");
-        } catch (java.nio.file.DirectoryNotEmptyException e) {
+        } catch (DirectoryNotEmptyException e) {
             throw new SavepointStorageException("Cannot " + what + ": the folder was filled again while it was being"
                     + " deleted (an attempt at this id began meanwhile) (" + dir + ")", e);
         } catch (IOException e) {
@@ -310,7 +314,7 @@ final class SavepointDeletion {
     private OwnedRemoval.Result deleteAttempts(String dir, String jobId, String savepointId, String what,
                                                boolean hadMetadata, OwnedRemoval removal) throws IOException {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
-        boolean renameMode = fs.capabilities().contains(io.keepsake.storage.spi.FsCapability.ATOMIC_DIRECTORY_RENAME);
+        boolean renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
         List<FileStatus> entries = fs.list(dir);
         if (!hadMetadata) {
             requireCollectable(dir, savepointId, what, entries, renameMode);
@@ -319,7 +323,7 @@ final class SavepointDeletion {
             // nothing in it is this delete's (the files it removes are named by what it listed)
             return result.keep(dir, "a new savepoint with this id was committed meanwhile");
         }
-        java.util.Set<String> attempts = new java.util.TreeSet<>();
+        Set<String> attempts = new TreeSet<>();
         for (FileStatus s : entries) {
             Optional<String> attempt = s.regularFile() ? StorageLayout.payloadAttempt(savepointId, s.name())
                     : Optional.empty();

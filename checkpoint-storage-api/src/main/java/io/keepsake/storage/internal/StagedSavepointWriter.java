@@ -7,10 +7,11 @@ import io.keepsake.storage.SavepointCommitFailedException;
 import io.keepsake.storage.SavepointCommitStateUnknownException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -19,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
@@ -283,7 +285,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         Optional<PayloadSyncs.Failure> failure;
         try {
             failure = syncs.awaitAll();
-        } catch (java.io.InterruptedIOException e) {
+        } catch (InterruptedIOException e) {
             abortQuietly();
             throw failed("interrupted while its payloads were being synced", e);
         }
@@ -538,7 +540,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             if (StorageLayout.indexMarker(published).filter(name::equals).isPresent()) {
                 putMarkerBack(marker);
             }
-        } catch (io.keepsake.storage.SavepointNotFoundException notPublished) {
+        } catch (SavepointNotFoundException notPublished) {
             // nobody published this id: the marker stays removed
         } catch (RuntimeException e) {
             LOG.warn("Cannot tell whether savepoint {} of job {} was published by another attempt, whose index marker"

@@ -1,8 +1,17 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.spi.StorageFileSystem;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -168,29 +177,29 @@ public final class StorageLayout {
      * before they carried it) when only that is at most {@value #MAX_MARKER_BYTES} bytes; empty when
      * neither is (such a savepoint has no marker; its metadata tells).
      */
-    static java.util.Optional<String> indexMarker(io.keepsake.storage.SavepointMeta meta) {
-        java.util.List<io.keepsake.storage.ManifestEntry> manifest = meta.manifest();
+    static Optional<String> indexMarker(SavepointMeta meta) {
+        List<ManifestEntry> manifest = meta.manifest();
         if (manifest.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         StringBuilder claims = new StringBuilder();
-        manifest.stream().sorted(java.util.Comparator.comparingInt(io.keepsake.storage.ManifestEntry::pipelineId))
+        manifest.stream().sorted(Comparator.comparingInt(ManifestEntry::pipelineId))
                 .forEach(e -> claims.append(claims.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
                         .append(e.checkpointId()));
         String id = "@" + meta.savepointId();
         for (String name : new String[] {claims + "~" + meta.completedTimestamp() + id, claims + id}) {
-            if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES) {
-                return java.util.Optional.of(name);
+            if (name.getBytes(StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES) {
+                return Optional.of(name);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**
      * A parsed marker: the savepoint it names, the checkpoint id it claims per pipeline and the
      * completion time it claims (empty for a marker written without it).
      */
-    record Marker(String savepointId, java.util.Map<Integer, Long> claims, java.util.OptionalLong completed) {
+    record Marker(String savepointId, Map<Integer, Long> claims, OptionalLong completed) {
     }
 
     /**
@@ -200,49 +209,49 @@ public final class StorageLayout {
      * named twice. A lookup parses every marker of a job, so this is done by hand, without a
      * regular expression.
      */
-    static java.util.Optional<Marker> parseMarker(String name) {
+    static Optional<Marker> parseMarker(String name) {
         int at = name.indexOf('@');
         if (at <= 0 || at == name.length() - 1) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         for (int i = at + 1; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
         }
         int tilde = name.lastIndexOf('~', at);
         int claimsEnd = tilde < 0 ? at : tilde;
-        java.util.OptionalLong completed = java.util.OptionalLong.empty();
+        OptionalLong completed = OptionalLong.empty();
         try {
             if (tilde >= 0) {
                 if (numberEnd(name, tilde + 1, at) != at) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
-                completed = java.util.OptionalLong.of(Long.parseLong(name, tilde + 1, at, 10));
+                completed = OptionalLong.of(Long.parseLong(name, tilde + 1, at, 10));
             }
-            java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
+            Map<Integer, Long> claims = new TreeMap<>();
             int pos = 0;
             while (true) {
                 int underscore = numberEnd(name, pos, claimsEnd);
                 if (underscore < 0 || underscore == claimsEnd || name.charAt(underscore) != '_') {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 int end = numberEnd(name, underscore + 1, claimsEnd);
                 if (end < 0 || (end != claimsEnd && name.charAt(end) != ',')) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 if (claims.put(Integer.parseInt(name, pos, underscore, 10),
                         Long.parseLong(name, underscore + 1, end, 10)) != null) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 if (end == claimsEnd) {
-                    return java.util.Optional.of(new Marker(name.substring(at + 1), claims, completed));
+                    return Optional.of(new Marker(name.substring(at + 1), claims, completed));
                 }
                 pos = end + 1;
             }
         } catch (NumberFormatException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -272,9 +281,9 @@ public final class StorageLayout {
     }
 
     /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
-    static java.util.Optional<String> attemptSavepointId(String attemptId) {
+    static Optional<String> attemptSavepointId(String attemptId) {
         Matcher m = ATTEMPT.matcher(attemptId);
-        return m.matches() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     /**
@@ -305,11 +314,11 @@ public final class StorageLayout {
      * {@code pipeline-<pid>.<folder>.<16 hex>.wire}; empty for any other name, an attempt at
      * another savepoint id included.
      */
-    static java.util.Optional<String> payloadAttempt(String folder, String name) {
+    static Optional<String> payloadAttempt(String folder, String name) {
         String prefix = "pipeline-";
         String suffix = ".wire";
         if (!name.startsWith(prefix) || !name.endsWith(suffix)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int i = prefix.length();
         if (i < name.length() && name.charAt(i) == '-') {
@@ -324,14 +333,14 @@ public final class StorageLayout {
         if (i == digits || i >= name.length() || name.charAt(i) != '.'
                 || attemptEnd - attemptStart != folder.length() + 17
                 || !name.startsWith(folder, attemptStart) || name.charAt(attemptStart + folder.length()) != '.') {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         for (int h = attemptStart + folder.length() + 1; h < attemptEnd; h++) {
             char c = name.charAt(h);
             if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
         }
-        return java.util.Optional.of(name.substring(attemptStart, attemptEnd));
+        return Optional.of(name.substring(attemptStart, attemptEnd));
     }
 }

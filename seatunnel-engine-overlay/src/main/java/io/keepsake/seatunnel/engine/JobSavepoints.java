@@ -9,6 +9,7 @@ import io.keepsake.storage.SavepointCommitFailedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointNotFoundException;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StagedCheckpoint;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
@@ -27,12 +28,15 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -113,7 +117,7 @@ public final class JobSavepoints {
         this.jobMaster = jobMaster;
         this.engineStorage = engineStorage;
         this.keepsake = keepsake;
-        this.pipelines = java.util.Collections.unmodifiableSet(new TreeSet<>(pipelines));
+        this.pipelines = Collections.unmodifiableSet(new TreeSet<>(pipelines));
         this.chosenSavepoint = chosenSavepoint;
         this.sessionTimeout = sessionTimeout;
     }
@@ -287,7 +291,7 @@ public final class JobSavepoints {
                 }
             }
         } catch (io.keepsake.storage.CheckpointStorageException e) {
-            throw new io.keepsake.storage.SavepointStorageException("Cannot list the checkpoints of job " + jobId
+            throw new SavepointStorageException("Cannot list the checkpoints of job " + jobId
                     + ": " + e.getMessage(), e);
         }
         return past;
@@ -655,8 +659,8 @@ public final class JobSavepoints {
 
     private static String message(Throwable error) {
         Throwable t = error;
-        while (t.getCause() != null && (t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException)) {
+        while (t.getCause() != null && (t instanceof CompletionException
+                || t instanceof ExecutionException)) {
             t = t.getCause();
         }
         return t.getClass().getSimpleName() + ": " + t.getMessage();
