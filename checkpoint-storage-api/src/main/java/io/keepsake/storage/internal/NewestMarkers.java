@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
@@ -122,28 +121,33 @@ public final class NewestMarkers {
     public record Trusted(int kept, List<Marker> markers) {
     }
 
-    /** The marker name of a savepoint written by attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
-    static String name(SavepointMeta meta, String attemptId) {
-        Optional<String> index = StorageLayout.indexMarker(meta);
-        if (index.isPresent()) {
-            String claims = index.get().substring(0, index.get().lastIndexOf('@'));
-            String name = claims + "@" + attemptId;
-            if (name.getBytes(StandardCharsets.UTF_8).length <= StorageLayout.MAX_MARKER_BYTES) {
-                return name;
-            }
-        }
-        return "@" + attemptId;
+    /**
+     * The marker name of a savepoint written by {@code attempt}: the claims its index marker would
+     * carry, then {@code @<attemptId>}; just {@code @<attemptId>} when that is too long or the
+     * savepoint has no index marker.
+     */
+    static String name(SavepointMeta meta, AttemptId attempt) {
+        return StorageLayout.markerClaims(meta).map(claims -> claims + "@" + attempt)
+                .filter(StorageLayout::fitsMarker).orElse(unclaimedName(attempt));
+    }
+
+    /** The marker name that claims nothing, {@code @<attemptId>}: its savepoint's metadata tells. */
+    static String unclaimedName(AttemptId attempt) {
+        return "@" + attempt;
     }
 
     /** Parses a marker name; empty for the sentinel and anything else. */
     static Optional<Marker> parse(String name) {
         if (name.startsWith("@")) {
-            return StorageLayout.attemptSavepointId(name.substring(1)).filter(Names::isSafeName)
-                    .map(id -> new Marker(name, id, Map.of(), OptionalLong.empty()));
+            return savepointOf(name.substring(1)).map(id -> new Marker(name, id, Map.of(), OptionalLong.empty()));
         }
-        return StorageLayout.parseMarker(name).flatMap(m -> StorageLayout.attemptSavepointId(m.savepointId())
-                .filter(Names::isSafeName)
+        return StorageLayout.parseMarker(name).flatMap(m -> savepointOf(m.savepointId())
                 .map(id -> new Marker(name, id, m.claims(), m.completed())));
+    }
+
+    /** The savepoint of the attempt a marker names, when it is a safe name. */
+    private static Optional<String> savepointOf(String attemptId) {
+        return AttemptId.parse(attemptId).map(AttemptId::savepointId).filter(Names::isSafeName);
     }
 
     /** The K a sentinel name was written for; empty for other names. */
@@ -188,12 +192,12 @@ public final class NewestMarkers {
     }
 
     /**
-     * Writes the newest marker of a savepoint about to be published by {@code attemptId}; returns
+     * Writes the newest marker of a savepoint about to be published by {@code attempt}; returns
      * its path.
      */
-    static String write(StorageLayout layout, SavepointMeta meta, String attemptId) throws IOException {
+    static String write(StorageLayout layout, SavepointMeta meta, AttemptId attempt) throws IOException {
         StorageFileSystem fs = layout.fileSystem();
-        String path = fs.child(dir(layout, meta.jobId()), name(meta, attemptId));
+        String path = fs.child(dir(layout, meta.jobId()), name(meta, attempt));
         try {
             create(fs, path, true);
         } catch (FileAlreadyExistsException e) {
@@ -578,8 +582,8 @@ public final class NewestMarkers {
                 relied.add(there.get().name());
                 continue;
             }
-            String attempt = id + "." + RandomNames.hex();
-            String name = h == null ? "@" + attempt : name(h.meta(), attempt);
+            AttemptId attempt = AttemptId.next(id);
+            String name = h == null ? unclaimedName(attempt) : name(h.meta(), attempt);
             create(fs, fs.child(dir, name), true);
             relied.add(name);
         }

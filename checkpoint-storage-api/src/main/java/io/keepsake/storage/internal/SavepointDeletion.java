@@ -143,13 +143,14 @@ final class SavepointDeletion {
 
     /**
      * The savepoint a deletion record's name is for: {@code <savepointId>.<16 hex>.deletion}, the
-     * hex being the start of the SHA-256 of the metadata being deleted; empty for other names.
+     * hex being the start of the SHA-256 of the metadata being deleted; empty for other names. The
+     * part before the suffix has an attempt id's shape, and is read as one.
      */
     static Optional<String> recordSavepointId(String name) {
         if (!name.endsWith(RECORD_SUFFIX)) {
             return Optional.empty();
         }
-        return StorageLayout.attemptSavepointId(name.substring(0, name.length() - RECORD_SUFFIX.length()));
+        return AttemptId.parse(name.substring(0, name.length() - RECORD_SUFFIX.length())).map(AttemptId::savepointId);
     }
 
     /** Why garbage collection leaves a deletion record whose metadata is still there. */
@@ -259,7 +260,7 @@ final class SavepointDeletion {
     private void dropDecisionOf(SavepointHandle handle, String jobId, String savepointId,
                                 OwnedRemoval.Result result) {
         for (ManifestEntry e : handle.meta().manifest()) {
-            Optional<String> attempt = StorageLayout.payloadAttempt(savepointId, e.file());
+            Optional<AttemptId> attempt = AttemptId.ofPayloadName(savepointId, e.file());
             if (attempt.isPresent()) {
                 String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attempt.get());
                 if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING)
@@ -323,9 +324,9 @@ final class SavepointDeletion {
             // nothing in it is this delete's (the files it removes are named by what it listed)
             return result.keep(dir, "a new savepoint with this id was committed meanwhile");
         }
-        Set<String> attempts = new TreeSet<>();
+        Set<AttemptId> attempts = new TreeSet<>();
         for (FileStatus s : entries) {
-            Optional<String> attempt = s.regularFile() ? StorageLayout.payloadAttempt(savepointId, s.name())
+            Optional<AttemptId> attempt = s.regularFile() ? AttemptId.ofPayloadName(savepointId, s.name())
                     : Optional.empty();
             if (attempt.isPresent() && renameMode) {
                 // published by a rename and left by a delete: no attempt writes into this folder
@@ -337,7 +338,7 @@ final class SavepointDeletion {
             }
         }
         long now = System.currentTimeMillis();
-        for (String attempt : attempts) {
+        for (AttemptId attempt : attempts) {
             if (removal.attemptAlive(jobId, attempt, now)) {
                 result.keep(OwnedRemoval.attemptFilesPath(dir, attempt), "attempt " + attempt + " is writing it");
             } else {

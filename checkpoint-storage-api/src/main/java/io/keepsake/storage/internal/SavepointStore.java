@@ -440,11 +440,9 @@ public final class SavepointStore {
     /** True when an attempt at {@code savepointId} holds a fresh lease, in this process or another. */
     boolean isLeased(String jobId, String savepointId, long nowMillis) {
         for (FileStatus s : listOrFail(layout.stagingDir(jobId), "list staging of job " + jobId)) {
-            if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && inFlight.isFresh(s, nowMillis)) {
-                String attempt = s.name().substring(0, s.name().length() - StorageLayout.LEASE_SUFFIX.length());
-                if (StorageLayout.attemptSavepointId(attempt).filter(savepointId::equals).isPresent()) {
-                    return true;
-                }
+            if (!s.directory() && AttemptId.ofLeaseName(s.name()).filter(a -> a.savepointId().equals(savepointId))
+                    .isPresent() && inFlight.isFresh(s, nowMillis)) {
+                return true;
             }
         }
         return false;

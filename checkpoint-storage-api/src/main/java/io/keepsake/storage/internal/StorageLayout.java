@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -43,11 +42,8 @@ public final class StorageLayout {
     /** The longest marker name written, in UTF-8 bytes: what common file systems accept. */
     static final int MAX_MARKER_BYTES = 255;
 
-    /** The suffix of an attempt's lease file in the staging folder. */
-    static final String LEASE_SUFFIX = ".lease";
-
-    /** An attempt id: a savepoint id, a dot and 16 hex digits. */
-    private static final Pattern ATTEMPT = Pattern.compile("(.+)\\.[0-9a-f]{16}");
+    /** The suffix of an attempt's lease file in the staging folder ({@link AttemptId#leaseName}). */
+    static final String LEASE_SUFFIX = AttemptId.LEASE_SUFFIX;
 
     /** A payload file a Keepsake attempt writes into a savepoint folder. */
     private static final Pattern STAGED_PAYLOAD = Pattern.compile("pipeline--?\\d+(\\..+\\.[0-9a-f]{16})?\\.wire");
@@ -178,6 +174,15 @@ public final class StorageLayout {
      * neither is (such a savepoint has no marker; its metadata tells).
      */
     static Optional<String> indexMarker(SavepointMeta meta) {
+        return markerClaims(meta).map(claims -> claims + "@" + meta.savepointId());
+    }
+
+    /**
+     * What the index marker of a savepoint says before its {@code @<savepointId>}: the claims with
+     * the completion time, or without it when only that fits ({@link #indexMarker}); empty when the
+     * savepoint has no index marker.
+     */
+    static Optional<String> markerClaims(SavepointMeta meta) {
         List<ManifestEntry> manifest = meta.manifest();
         if (manifest.isEmpty()) {
             return Optional.empty();
@@ -187,12 +192,17 @@ public final class StorageLayout {
                 .forEach(e -> claims.append(claims.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
                         .append(e.checkpointId()));
         String id = "@" + meta.savepointId();
-        for (String name : new String[] {claims + "~" + meta.completedTimestamp() + id, claims + id}) {
-            if (name.getBytes(StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES) {
-                return Optional.of(name);
+        for (String prefix : new String[] {claims + "~" + meta.completedTimestamp(), claims.toString()}) {
+            if (fitsMarker(prefix + id)) {
+                return Optional.of(prefix);
             }
         }
         return Optional.empty();
+    }
+
+    /** True when {@code name} is at most {@value #MAX_MARKER_BYTES} UTF-8 bytes long. */
+    static boolean fitsMarker(String name) {
+        return name.getBytes(StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES;
     }
 
     /**
@@ -276,14 +286,13 @@ public final class StorageLayout {
     }
 
     /** The lease file of an attempt in flight. */
-    public String leasePath(String jobId, String attemptId) {
-        return fs.child(stagingDir(jobId), attemptId + LEASE_SUFFIX);
+    String leasePath(String jobId, AttemptId attempt) {
+        return fs.child(stagingDir(jobId), attempt.leaseName());
     }
 
-    /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
-    static Optional<String> attemptSavepointId(String attemptId) {
-        Matcher m = ATTEMPT.matcher(attemptId);
-        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+    /** The work folder of an attempt publishing by directory rename. */
+    String workDir(String jobId, AttemptId attempt) {
+        return fs.child(stagingDir(jobId), attempt.toString());
     }
 
     /**
@@ -293,7 +302,7 @@ public final class StorageLayout {
      * Keepsake's in a folder whose metadata does not name it.
      */
     static boolean isKeepsakeFile(String folder, String name) {
-        return name.equals(MetadataCodec.FILE_NAME) || payloadAttempt(folder, name).isPresent();
+        return name.equals(MetadataCodec.FILE_NAME) || AttemptId.ofPayloadName(folder, name).isPresent();
     }
 
     /**
@@ -304,43 +313,24 @@ public final class StorageLayout {
         return name.equals(MetadataCodec.FILE_NAME) || STAGED_PAYLOAD.matcher(name).matches();
     }
 
-    /** The name of a payload file: the pipeline and the attempt that wrote it, {@code pipeline-<pid>.<attemptId>.wire}. */
-    static String payloadName(int pipelineId, String attemptId) {
-        return "pipeline-" + pipelineId + "." + attemptId + ".wire";
+    /*
+     * The text forms the garbage collector's planning calls with the names it lists; each reads the
+     * name once through AttemptId.
+     */
+
+    /** The lease file of the attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
+    String leasePath(String jobId, String attemptId) {
+        return leasePath(jobId, AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
+                "Cannot name lease: not an attempt id (" + attemptId + ")")));
     }
 
-    /**
-     * The attempt that wrote {@code name} into the savepoint folder {@code folder}, when the name is
-     * {@code pipeline-<pid>.<folder>.<16 hex>.wire}; empty for any other name, an attempt at
-     * another savepoint id included.
-     */
+    /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
+    static Optional<String> attemptSavepointId(String attemptId) {
+        return AttemptId.parse(attemptId).map(AttemptId::savepointId);
+    }
+
+    /** {@link AttemptId#ofPayloadName}, as the attempt id's text. */
     static Optional<String> payloadAttempt(String folder, String name) {
-        String prefix = "pipeline-";
-        String suffix = ".wire";
-        if (!name.startsWith(prefix) || !name.endsWith(suffix)) {
-            return Optional.empty();
-        }
-        int i = prefix.length();
-        if (i < name.length() && name.charAt(i) == '-') {
-            i++;
-        }
-        int digits = i;
-        while (i < name.length() && name.charAt(i) >= '0' && name.charAt(i) <= '9') {
-            i++;
-        }
-        int attemptStart = i + 1;
-        int attemptEnd = name.length() - suffix.length();
-        if (i == digits || i >= name.length() || name.charAt(i) != '.'
-                || attemptEnd - attemptStart != folder.length() + 17
-                || !name.startsWith(folder, attemptStart) || name.charAt(attemptStart + folder.length()) != '.') {
-            return Optional.empty();
-        }
-        for (int h = attemptStart + folder.length() + 1; h < attemptEnd; h++) {
-            char c = name.charAt(h);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return Optional.empty();
-            }
-        }
-        return Optional.of(name.substring(attemptStart, attemptEnd));
+        return AttemptId.ofPayloadName(folder, name).map(AttemptId::toString);
     }
 }
