@@ -387,7 +387,7 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
     public void close() {
         if (!ownsFileSystem) {
             // a view: the storage it shares goes on; the newest markers of its commits are tidied first
-            NewestMarkers.awaitTidied(layout.fileSystem(), InFlightAttempts.CLOSE_WAIT_MILLIS);
+            NewestMarkerTidying.awaitTidied(layout.fileSystem(), InFlightAttempts.CLOSE_WAIT_MILLIS);
             return;
         }
         asyncWriter.shutdown();

@@ -268,7 +268,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         LOG.info("Committed savepoint {} of job {} with {} payload(s), {} bytes in {} ms ({})", request.savepointId(),
                 request.jobId(), manifest.size(), bytes, took.toMillis(), target);
         listener.onCommit(request.jobId(), request.savepointId(), bytes, took);
-        NewestMarkers.tidyLater(layout, inFlight, request.jobId());
+        NewestMarkerTidying.tidyLater(layout, inFlight, request.jobId());
         return new SavepointHandle(target, meta);
     }
 
