@@ -153,6 +153,16 @@ public final class SavepointRestorer {
         }
     }
 
+    /** Where a recovered state comes from: one savepoint for every pipeline, checkpoint files only, or both. */
+    private static RestoredState.Source sourceOf(Map<Integer, SavepointHandle> chosen, int pipelines) {
+        Set<String> used = new HashSet<>();
+        chosen.values().forEach(h -> used.add(h.savepointId()));
+        if (chosen.size() == pipelines && used.size() == 1) {
+            return RestoredState.Source.SAVEPOINT;
+        }
+        return chosen.isEmpty() ? RestoredState.Source.LEGACY_CHECKPOINTS : RestoredState.Source.MIXED;
+    }
+
     private RestoredState recovered(String jobId, Map<Integer, SavepointHandle> chosen,
                                     Map<String, Map<Integer, CompletedCheckpoint>> read,
                                     Map<Integer, LegacyCheckpoints.Decoded> legacy, List<String> warnings,
@@ -178,18 +188,9 @@ public final class SavepointRestorer {
             throw new SavepointNotFoundException("Cannot recover job " + jobId + ": every savepoint under "
                     + savepoints.savepointRoot() + " was skipped as corrupted and it has no checkpoint");
         }
-        Set<String> used = new HashSet<>();
-        chosen.values().forEach(h -> used.add(h.savepointId()));
-        RestoredState.Source source;
-        Optional<SavepointHandle> savepoint = Optional.empty();
-        if (chosen.size() == byPipeline.size() && used.size() == 1) {
-            source = RestoredState.Source.SAVEPOINT;
-            savepoint = Optional.of(chosen.values().iterator().next());
-        } else if (chosen.isEmpty()) {
-            source = RestoredState.Source.LEGACY_CHECKPOINTS;
-        } else {
-            source = RestoredState.Source.MIXED;
-        }
+        RestoredState.Source source = sourceOf(chosen, byPipeline.size());
+        Optional<SavepointHandle> savepoint = source == RestoredState.Source.SAVEPOINT
+                ? Optional.of(chosen.values().iterator().next()) : Optional.empty();
         if (source == RestoredState.Source.LEGACY_CHECKPOINTS && read.isEmpty() && warnings.isEmpty()) {
             // The ordinary recovery of a running job (a failover restores its newest checkpoint files),
             // so it is logged at INFO; callers that restore from files alone on purpose read the warning.

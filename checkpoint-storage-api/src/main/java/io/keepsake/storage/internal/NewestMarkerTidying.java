@@ -203,6 +203,20 @@ final class NewestMarkerTidying {
                 readInto(store, jobId, h.savepointId(), claims, verified, unknown, absent);
             }
         }
+        Set<String> toMark = newestPerPipeline(store, jobId, claims, verified, unknown, absent);
+        toMark.addAll(unknown);
+        return markAndSeal(fs, dir, jobId, toMark, claims, verified);
+    }
+
+    /**
+     * The savepoints whose markers keep the invariant: the K newest of each pipeline whose metadata
+     * verifies (ties kept), reading metadata as it goes; starts over when a read shows other
+     * claims than the savepoint's hint.
+     */
+    private static Set<String> newestPerPipeline(SavepointStore store, String jobId,
+                                                 Map<String, Map<Integer, Long>> claims,
+                                                 Map<String, SavepointHandle> verified, Set<String> unknown,
+                                                 Set<String> absent) {
         Set<String> toMark = new LinkedHashSet<>();
         boolean changed = true;
         while (changed) {
@@ -244,7 +258,18 @@ final class NewestMarkerTidying {
                 }
             }
         }
-        toMark.addAll(unknown);
+        return toMark;
+    }
+
+    /**
+     * Creates the markers of {@code toMark} that the folder lacks, writes the sentinel, then lists
+     * the folder again and drops the sentinel when a marker it relied on is gone.
+     *
+     * @return true when the sentinel stands
+     */
+    private static boolean markAndSeal(StorageFileSystem fs, String dir, String jobId, Set<String> toMark,
+                                       Map<String, Map<Integer, Long>> claims, Map<String, SavepointHandle> verified)
+            throws IOException {
         Map<String, List<Marker>> existing = new HashMap<>();
         for (String name : fs.listNames(dir)) {
             parse(name).ifPresent(m -> existing.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m));
@@ -310,28 +335,7 @@ final class NewestMarkerTidying {
             throws IOException {
         StorageFileSystem fs = layout.fileSystem();
         String dir = dir(layout, jobId);
-        SavepointStore store = new SavepointStore(layout, inFlight);
-        Map<String, Map<Integer, Long>> claims = new LinkedHashMap<>();
-        for (String name : names) {
-            Optional<Marker> m = parse(name);
-            if (m.isEmpty()) {
-                continue;
-            }
-            if (m.get().claimed()) {
-                claims.put(name, m.get().claims());
-                continue;
-            }
-            try {
-                Map<Integer, Long> c = new TreeMap<>();
-                store.readMetadata(jobId, m.get().savepointId()).meta().manifest()
-                        .forEach(e -> c.put(e.pipelineId(), e.checkpointId()));
-                if (!c.isEmpty()) {
-                    claims.put(name, c);
-                }
-            } catch (SavepointStorageException e) {
-                // not published, or damaged: neither counted nor pruned here
-            }
-        }
+        Map<String, Map<Integer, Long>> claims = claimsByMarker(new SavepointStore(layout, inFlight), jobId, names);
         Map<Integer, List<Long>> byPipeline = new TreeMap<>();
         claims.values().forEach(c -> c.forEach((p, cp) -> byPipeline.computeIfAbsent(p, k -> new ArrayList<>()).add(cp)));
         Map<Integer, Long> threshold = new HashMap<>();
@@ -369,5 +373,35 @@ final class NewestMarkerTidying {
             dropSentinel(fs, dir);
         }
         LOG.debug("Pruned {} newest marker(s) of job {} ({})", pruned.size(), jobId, dir);
+    }
+
+    /**
+     * The claims of each marker among {@code names}: its own, or for a marker without claims those
+     * of its published savepoint's metadata; a marker whose savepoint does not read is left out.
+     */
+    private static Map<String, Map<Integer, Long>> claimsByMarker(SavepointStore store, String jobId,
+                                                                  List<String> names) {
+        Map<String, Map<Integer, Long>> claims = new LinkedHashMap<>();
+        for (String name : names) {
+            Optional<Marker> m = parse(name);
+            if (m.isEmpty()) {
+                continue;
+            }
+            if (m.get().claimed()) {
+                claims.put(name, m.get().claims());
+                continue;
+            }
+            try {
+                Map<Integer, Long> c = new TreeMap<>();
+                store.readMetadata(jobId, m.get().savepointId()).meta().manifest()
+                        .forEach(e -> c.put(e.pipelineId(), e.checkpointId()));
+                if (!c.isEmpty()) {
+                    claims.put(name, c);
+                }
+            } catch (SavepointStorageException e) {
+                // not published, or damaged: neither counted nor pruned here
+            }
+        }
+        return claims;
     }
 }

@@ -48,6 +48,7 @@ final class SavepointDeletion {
         this.store = store;
     }
 
+    // About 55 lines: one try maps a vanished file to "not found" or, once unpublished, to done, for every step.
     /**
      * Deletes one savepoint, {@code _metadata.ser} first, then exactly the files its manifest names,
      * by name, then the folder if that left it empty; never a folder recursively, so a new attempt
@@ -86,31 +87,9 @@ final class SavepointDeletion {
                         unreadable.getMessage());
             }
             if (hasMetadata) {
-                String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
-                byte[] bytes = read.isPresent() ? read.get().bytes() : readRaw(metadata, what);
-                String record = claimDeletion(jobId, savepointId, bytes, what);
-                try {
-                    requireStillThere(metadata, bytes, what, dir);
-                    read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId, result));
-                    deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()), result);
-                    if (!fs.delete(metadata, false)) {
-                        throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
-                                + " meanwhile (" + dir + ")");
-                    }
-                    result.deleted().add(metadata);
-                    unpublished = true;
-                } finally {
-                    dropDeletionRecord(record);
-                }
-                fs.syncDirectory(dir);
-                if (read.isPresent()) {
-                    // after the metadata went, so a published savepoint never lacks its newest marker
-                    result.deleted().addAll(NewestMarkers.removeFor(layout, jobId, read.get().handle().meta(),
-                            store.isLeased(jobId, savepointId, System.currentTimeMillis())));
-                }
-                for (String file : read.map(r -> OwnedRemoval.files(r.handle().meta())).orElse(List.of())) {
-                    removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
-                }
+                unpublish(jobId, savepointId, dir, what, read, result);
+                unpublished = true;
+                removePublishedFiles(jobId, savepointId, dir, read, removal, result);
             }
             result.addAll(deleteAttempts(dir, jobId, savepointId, what, hasMetadata, removal));
             if (fs.stat(dir).isPresent()) {
@@ -136,6 +115,46 @@ final class SavepointDeletion {
         }
         LOG.info("Deleted savepoint {} of job {} ({})", savepointId, jobId, dir);
         return result;
+    }
+
+    /**
+     * Removes the savepoint's {@code _metadata.ser} under a deletion record, after its decision and
+     * index markers; returns once the metadata is gone.
+     *
+     * @throws SavepointNotFoundException when another process deleted it meanwhile
+     */
+    private void unpublish(String jobId, String savepointId, String dir, String what,
+                           Optional<SavepointStore.MetadataRead> read, OwnedRemoval.Result result) throws IOException {
+        String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
+        byte[] bytes = read.isPresent() ? read.get().bytes() : readRaw(metadata, what);
+        String record = claimDeletion(jobId, savepointId, bytes, what);
+        try {
+            requireStillThere(metadata, bytes, what, dir);
+            read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId, result));
+            deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()), result);
+            if (!fs.delete(metadata, false)) {
+                throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
+                        + " meanwhile (" + dir + ")");
+            }
+            result.deleted().add(metadata);
+        } finally {
+            dropDeletionRecord(record);
+        }
+    }
+
+    /** After the metadata went: the savepoint's newest markers, then the files its manifest names. */
+    private void removePublishedFiles(String jobId, String savepointId, String dir,
+                                      Optional<SavepointStore.MetadataRead> read, OwnedRemoval removal,
+                                      OwnedRemoval.Result result) throws IOException {
+        fs.syncDirectory(dir);
+        if (read.isPresent()) {
+            // after the metadata went, so a published savepoint never lacks its newest marker
+            result.deleted().addAll(NewestMarkers.removeFor(layout, jobId, read.get().handle().meta(),
+                    store.isLeased(jobId, savepointId, System.currentTimeMillis())));
+        }
+        for (String file : read.map(r -> OwnedRemoval.files(r.handle().meta())).orElse(List.of())) {
+            removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
+        }
     }
 
     /** What a deletion record's name ends with: {@code .staging/<savepointId>.<16 hex>.deletion}. */
