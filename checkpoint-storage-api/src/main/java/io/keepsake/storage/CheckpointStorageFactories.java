@@ -1,5 +1,6 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,15 +84,15 @@ public final class CheckpointStorageFactories {
      * @throws InvalidStorageArgumentException when {@code id} is null
      */
     public static String canonicalId(String id) {
-        io.keepsake.storage.internal.Arguments.requireNonNull("find checkpoint storage", "id", id);
+        Arguments.requireNonNull("find checkpoint storage", "id", id);
         String lower = id.trim().toLowerCase(Locale.ROOT);
         return ALIASES.getOrDefault(lower, lower);
     }
 
     /** Picks the provider with {@code id} out of an explicit provider list (the override for tests). */
     public static CheckpointStorageFactory select(String id, Iterator<CheckpointStorageFactory> providers) {
-        io.keepsake.storage.internal.Arguments.requireNonNull("find checkpoint storage", "id", id);
-        io.keepsake.storage.internal.Arguments.requireNonNull("find checkpoint storage '" + id + "'", "providers",
+        Arguments.requireNonNull("find checkpoint storage", "id", id);
+        Arguments.requireNonNull("find checkpoint storage '" + id + "'", "providers",
                 providers);
         Map<String, CheckpointStorageFactory> byId = discover(providers);
         CheckpointStorageFactory factory = byId.get(id);

@@ -1,10 +1,11 @@
 package io.keepsake.storage;
 
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * Creates a storage from the engine's string configuration. Found through
- * {@link java.util.ServiceLoader}; see {@link CheckpointStorageFactories}. Implementations never
+ * {@link ServiceLoader}; see {@link CheckpointStorageFactories}. Implementations never
  * mutate the caller's map.
  */
 public interface CheckpointStorageFactory {

@@ -11,4 +11,19 @@ public class InvalidStorageArgumentException extends KeepsakeException {
     public InvalidStorageArgumentException(String message) {
         super(message);
     }
+
+    /**
+     * Returns {@code value} when it is not null: the null check of a public entry point or record,
+     * so a null argument is this exception naming it, never a {@link NullPointerException}.
+     *
+     * @param action   what was being done, such as {@code "begin savepoint"}
+     * @param argument the argument's name, such as {@code "request"}
+     * @throws InvalidStorageArgumentException "Cannot &lt;action&gt;: &lt;argument&gt; is null (null)"
+     */
+    public static <T> T requireNonNull(String action, String argument, T value) {
+        if (value == null) {
+            throw new InvalidStorageArgumentException("Cannot " + action + ": " + argument + " is null (null)");
+        }
+        return value;
+    }
 }

@@ -1,10 +1,12 @@
 package io.keepsake.storage;
 
+import io.keepsake.storage.internal.Arguments;
 import io.keepsake.storage.internal.ComposedStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * A Keepsake storage: the legacy {@link CheckpointStorage} SPI and the {@link SavepointStorage}
@@ -19,7 +21,7 @@ public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
      * engine's string map: {@code namespace}, {@code savepoint.path}, the backend's own keys), with
      * its checkpoint and savepoint sides in one object and no cast. The backend is the factory
      * with that id ({@code localfile}, {@code hdfs}, {@code s3}; also an alias such as
-     * {@code local}) found through {@link java.util.ServiceLoader} from the thread's context class
+     * {@code local}) found through {@link ServiceLoader} from the thread's context class
      * loader, so its jar must be on the class path. The map is not mutated. Close the storage.
      *
      * @throws InvalidStorageArgumentException when {@code backend} or {@code options} is null, no
@@ -31,8 +33,8 @@ public interface KeepsakeStorage extends CheckpointStorage, SavepointStorage {
      * @throws CheckpointStorageException     when the storage cannot be reached or set up
      */
     static KeepsakeStorage open(String backend, Map<String, String> options) throws CheckpointStorageException {
-        io.keepsake.storage.internal.Arguments.requireNonNull("open Keepsake storage", "backend", backend);
-        io.keepsake.storage.internal.Arguments.requireNonNull("open Keepsake storage '" + backend + "'", "options",
+        Arguments.requireNonNull("open Keepsake storage", "backend", backend);
+        Arguments.requireNonNull("open Keepsake storage '" + backend + "'", "options",
                 options);
         CheckpointStorageFactory factory = CheckpointStorageFactories.find(backend);
         CheckpointStorage storage = factory.create(options);

@@ -1,6 +1,7 @@
 package io.keepsake.storage;
 
 import java.io.IOException;
+import java.io.InputStream;
 
 /**
  * A payload stream (such as the one {@link SavepointStorage#openPayload} returns) that can read
@@ -13,7 +14,7 @@ import java.io.IOException;
 public interface KeptArrayInput {
 
     /**
-     * Reads up to {@code len} bytes into {@code b} at {@code off}, as {@link java.io.InputStream#read(byte[], int, int)};
+     * Reads up to {@code len} bytes into {@code b} at {@code off}, as {@link InputStream#read(byte[], int, int)};
      * the caller promises not to change those bytes until the stream has reached its end or is closed.
      *
      * @throws SavepointCorruptedException when the payload's length or SHA-256 turns out wrong

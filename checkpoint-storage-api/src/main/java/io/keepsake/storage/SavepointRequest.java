@@ -7,6 +7,7 @@ import io.keepsake.storage.internal.Names;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What the caller asks for when a savepoint begins. Everything a commit would write is checked
@@ -67,6 +68,6 @@ public record SavepointRequest(String jobId, String savepointId, SavepointKind k
 
     /** A fresh id that sorts by time: {@code sp-<millis>-<8 hex>}. */
     public static String generateId(long nowMillis) {
-        return String.format("sp-%013d-%08x", nowMillis, java.util.concurrent.ThreadLocalRandom.current().nextInt());
+        return String.format("sp-%013d-%08x", nowMillis, ThreadLocalRandom.current().nextInt());
     }
 }

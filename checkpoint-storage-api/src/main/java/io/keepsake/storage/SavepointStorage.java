@@ -2,7 +2,9 @@ package io.keepsake.storage;
 
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The optional savepoint capability of a storage: isolated, versioned, checksummed savepoints
@@ -54,10 +56,10 @@ public interface SavepointStorage {
      * trusting one. The default reads every folder's metadata and claims what verified.
      */
     default List<SavepointHint> hintSavepoints(String jobId) {
-        List<SavepointHint> hints = new java.util.ArrayList<>();
+        List<SavepointHint> hints = new ArrayList<>();
         for (SavepointEntry e : scanSavepoints(jobId)) {
             hints.add(e.handle().map(h -> SavepointHint.of(h, e.modificationTime()))
-                    .orElseGet(() -> new SavepointHint(e.savepointId(), e.modificationTime(), java.util.Map.of())));
+                    .orElseGet(() -> new SavepointHint(e.savepointId(), e.modificationTime(), Map.of())));
         }
         return hints;
     }

@@ -8,8 +8,10 @@ import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.PipelineState;
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointHint;
+import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.wire.LegacyCheckpointCodec;
@@ -94,8 +96,8 @@ public final class RestorePreparation {
      *
      * @throws InvalidStorageArgumentException when no savepoint is named, two name the same pipeline, or
      *                                         the job's newest checkpoint id leaves no id above it; nothing is written
-     * @throws io.keepsake.storage.SavepointNotFoundException  when a named savepoint is not complete; nothing is written
-     * @throws io.keepsake.storage.SavepointCorruptedException when a named savepoint does not verify; nothing is written
+     * @throws SavepointNotFoundException  when a named savepoint is not complete; nothing is written
+     * @throws SavepointCorruptedException when a named savepoint does not verify; nothing is written
      * @throws CheckpointStorageException                       when the job's checkpoints cannot be listed or written
      */
     public Prepared prepare(String jobId, List<String> savepointIds) throws CheckpointStorageException {

@@ -1,8 +1,8 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.internal.Arguments;
 
 import java.util.Collections;
 import java.util.List;
@@ -46,20 +46,20 @@ public record RestoredState(Source source, Optional<SavepointHandle> savepoint,
 
         /** Validates the origin. */
         public Origin {
-            Arguments.requireNonNull("create restore origin", "savepointId", savepointId);
-            Arguments.requireNonNull("create restore origin", "location", location);
+            InvalidStorageArgumentException.requireNonNull("create restore origin", "savepointId", savepointId);
+            InvalidStorageArgumentException.requireNonNull("create restore origin", "location", location);
         }
     }
 
     /** Copies the maps and the list. */
     public RestoredState {
-        Arguments.requireNonNull("create restored state", "source", source);
-        Arguments.requireNonNull("create restored state", "savepoint", savepoint);
+        InvalidStorageArgumentException.requireNonNull("create restored state", "source", source);
+        InvalidStorageArgumentException.requireNonNull("create restored state", "savepoint", savepoint);
         checkpoints = Collections.unmodifiableMap(new TreeMap<>(
-                Arguments.requireNonNull("create restored state", "checkpoints", checkpoints)));
+                InvalidStorageArgumentException.requireNonNull("create restored state", "checkpoints", checkpoints)));
         origins = Collections.unmodifiableMap(new TreeMap<>(
-                Arguments.requireNonNull("create restored state", "origins", origins)));
-        warnings = List.copyOf(Arguments.requireNonNull("create restored state", "warnings", warnings));
+                InvalidStorageArgumentException.requireNonNull("create restored state", "origins", origins)));
+        warnings = List.copyOf(InvalidStorageArgumentException.requireNonNull("create restored state", "warnings", warnings));
     }
 
     /**

@@ -1,11 +1,14 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
+import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.Versions;
-import io.keepsake.storage.internal.Arguments;
 
 import java.util.List;
 import java.util.Map;
@@ -106,13 +109,13 @@ public final class SavepointReaderRegistry {
      * Reads a savepoint with the reader of its format version.
      *
      * @throws SavepointIncompatibleException when its version is outside the window
-     * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify
-     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
-     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
+     * @throws SavepointCorruptedException when any byte does not verify
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws SavepointStorageException when reading a payload fails
      */
     public Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
-        Arguments.requireNonNull("read savepoint", "storage", storage);
-        Arguments.requireNonNull("read savepoint", "handle", handle);
+        InvalidStorageArgumentException.requireNonNull("read savepoint", "storage", storage);
+        InvalidStorageArgumentException.requireNonNull("read savepoint", "handle", handle);
         return forVersion(handle.meta().formatVersion(), "savepoint " + handle.savepointId() + " of job "
                 + handle.jobId() + " (" + handle.location() + ")").read(storage, handle);
     }
@@ -122,13 +125,13 @@ public final class SavepointReaderRegistry {
      * keeping its state, in bounded memory; returns the pipeline ids that checked, in order.
      *
      * @throws SavepointIncompatibleException when its version is outside the window
-     * @throws io.keepsake.storage.SavepointCorruptedException when any byte does not verify or decode
-     * @throws io.keepsake.storage.SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
-     * @throws io.keepsake.storage.SavepointStorageException when reading a payload fails
+     * @throws SavepointCorruptedException when any byte does not verify or decode
+     * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding a payload
+     * @throws SavepointStorageException when reading a payload fails
      */
     public List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
-        Arguments.requireNonNull("check savepoint", "storage", storage);
-        Arguments.requireNonNull("check savepoint", "handle", handle);
+        InvalidStorageArgumentException.requireNonNull("check savepoint", "storage", storage);
+        InvalidStorageArgumentException.requireNonNull("check savepoint", "handle", handle);
         return forVersion(handle.meta().formatVersion(), "savepoint " + handle.savepointId() + " of job "
                 + handle.jobId() + " (" + handle.location() + ")").check(storage, handle);
     }

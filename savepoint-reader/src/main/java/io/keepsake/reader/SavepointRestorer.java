@@ -2,15 +2,18 @@ package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.LegacyCheckpoints;
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.internal.NewestSavepoints;
 import org.slf4j.Logger;
@@ -106,11 +109,11 @@ public final class SavepointRestorer {
      *                                         (and fallback is off)
      * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding
      *                                         such a savepoint (also with fallback on)
-     * @throws io.keepsake.storage.SavepointStorageException when reading such a savepoint fails
+     * @throws SavepointStorageException when reading such a savepoint fails
      *                                         (also with fallback on)
-     * @throws io.keepsake.storage.SavepointIncompatibleException when such a savepoint's format
+     * @throws SavepointIncompatibleException when such a savepoint's format
      *                                         version is outside this build's window
-     * @throws io.keepsake.storage.CheckpointCorruptedException when a newest checkpoint file names
+     * @throws CheckpointCorruptedException when a newest checkpoint file names
      *                                         another job, pipeline or checkpoint
      */
     public RestoredState recoverLatest(String jobId) {
@@ -150,6 +153,16 @@ public final class SavepointRestorer {
         }
     }
 
+    /** Where a recovered state comes from: one savepoint for every pipeline, checkpoint files only, or both. */
+    private static RestoredState.Source sourceOf(Map<Integer, SavepointHandle> chosen, int pipelines) {
+        Set<String> used = new HashSet<>();
+        chosen.values().forEach(h -> used.add(h.savepointId()));
+        if (chosen.size() == pipelines && used.size() == 1) {
+            return RestoredState.Source.SAVEPOINT;
+        }
+        return chosen.isEmpty() ? RestoredState.Source.LEGACY_CHECKPOINTS : RestoredState.Source.MIXED;
+    }
+
     private RestoredState recovered(String jobId, Map<Integer, SavepointHandle> chosen,
                                     Map<String, Map<Integer, CompletedCheckpoint>> read,
                                     Map<Integer, LegacyCheckpoints.Decoded> legacy, List<String> warnings,
@@ -175,18 +188,9 @@ public final class SavepointRestorer {
             throw new SavepointNotFoundException("Cannot recover job " + jobId + ": every savepoint under "
                     + savepoints.savepointRoot() + " was skipped as corrupted and it has no checkpoint");
         }
-        Set<String> used = new HashSet<>();
-        chosen.values().forEach(h -> used.add(h.savepointId()));
-        RestoredState.Source source;
-        Optional<SavepointHandle> savepoint = Optional.empty();
-        if (chosen.size() == byPipeline.size() && used.size() == 1) {
-            source = RestoredState.Source.SAVEPOINT;
-            savepoint = Optional.of(chosen.values().iterator().next());
-        } else if (chosen.isEmpty()) {
-            source = RestoredState.Source.LEGACY_CHECKPOINTS;
-        } else {
-            source = RestoredState.Source.MIXED;
-        }
+        RestoredState.Source source = sourceOf(chosen, byPipeline.size());
+        Optional<SavepointHandle> savepoint = source == RestoredState.Source.SAVEPOINT
+                ? Optional.of(chosen.values().iterator().next()) : Optional.empty();
         if (source == RestoredState.Source.LEGACY_CHECKPOINTS && read.isEmpty() && warnings.isEmpty()) {
             // The ordinary recovery of a running job (a failover restores its newest checkpoint files),
             // so it is logged at INFO; callers that restore from files alone on purpose read the warning.
@@ -240,7 +244,7 @@ public final class SavepointRestorer {
      * @throws SavepointNotFoundException  when it is not a complete savepoint
      * @throws SavepointCorruptedException when any byte does not verify
      * @throws SavepointResourcesExhaustedException when the JVM runs out of heap or stack decoding it
-     * @throws io.keepsake.storage.SavepointIncompatibleException when its format version is outside the window
+     * @throws SavepointIncompatibleException when its format version is outside the window
      */
     public RestoredState restoreSavepoint(String jobId, String savepointId) {
         long start = System.nanoTime();

@@ -2,23 +2,21 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.CheckpointStorage;
+import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.ManifestEntry;
-import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointStorage;
-import io.keepsake.storage.KeepsakeException;
-import io.keepsake.storage.KeepsakeStorage;
+import io.keepsake.storage.StagedCheckpoint;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -27,7 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * SeaTunnel 2.3.x's {@code CheckpointStorage} on a Keepsake backend: checkpoints are stored and
@@ -54,27 +55,25 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepsakeCheckpointStorage.class);
-    /** One savepoint session per job at a time, as {@link SavepointSaveSession} requires. */
-    private static final Map<String, Object> JOB_LOCKS = new ConcurrentHashMap<>();
     /** Writes a savepoint's checkpoint file under its hidden name while the bundle commits. */
-    private static final java.util.concurrent.ExecutorService STAGING = java.util.concurrent.Executors
-            .newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "keepsake-seatunnel-stage");
-                t.setDaemon(true);
-                return t;
-            });
+    private static final ExecutorService STAGING = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "keepsake-seatunnel-stage");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final CheckpointStorage checkpoints;
     private final SavepointStorage savepoints;
     private final SavepointReaderRegistry readers = SavepointReaderRegistry.standard();
     private final NewestReadableState newest;
     private final FailedSavepoints failedSavepoints = new FailedSavepoints();
+    private final SavepointKeeper keeper;
     private final boolean stageWhileCommitting;
     /** Runs the rotations the engine asks for, in order, off its checkpoint's critical path. */
-    private final java.util.concurrent.ThreadPoolExecutor retention = retentionWorker();
+    private final CheckpointRetention retention;
 
     /** The name of the thread that runs rotations ({@link #deleteCheckpoint(String, String, List)}). */
-    static final String RETENTION_THREAD_NAME = "keepsake-seatunnel-retention";
+    static final String RETENTION_THREAD_NAME = CheckpointRetention.THREAD_NAME;
 
     /**
      * Wraps a Keepsake storage and its savepoint capability (normally the same object).
@@ -92,6 +91,8 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
         this.checkpoints = checkpoints;
         this.savepoints = savepoints;
         this.newest = new NewestReadableState(checkpoints, savepoints, readers);
+        this.keeper = new SavepointKeeper(savepoints, readers, failedSavepoints);
+        this.retention = new CheckpointRetention(checkpoints);
     }
 
     /**
@@ -160,34 +161,34 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
     private String storeSavepoint(io.keepsake.storage.PipelineState keepsake, CompletedCheckpoint savepoint)
             throws CheckpointStorageException {
         if (!stageWhileCommitting) {
-            keepSavepoint(savepoint);
+            keeper.keep(savepoint);
             try {
                 return checkpoints.storeCheckPoint(keepsake);
             } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
                 throw cannotStore(keepsake, e);
             }
         }
-        java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging =
+        Future<StagedCheckpoint> staging =
                 STAGING.submit(() -> checkpoints.stageCheckPoint(keepsake));
         try {
-            keepSavepoint(savepoint);
+            keeper.keep(savepoint);
         } catch (CheckpointStorageException | RuntimeException e) {
-            try (io.keepsake.storage.StagedCheckpoint unused = awaitStaged(keepsake, staging)) {
+            try (StagedCheckpoint unused = awaitStaged(keepsake, staging)) {
                 // removed unpublished by close
             } catch (CheckpointStorageException | RuntimeException stagingFailed) {
                 e.addSuppressed(stagingFailed);
             }
             throw e;
         }
-        try (io.keepsake.storage.StagedCheckpoint staged = awaitStaged(keepsake, staging)) {
+        try (StagedCheckpoint staged = awaitStaged(keepsake, staging)) {
             return staged.publish();
         } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
             throw cannotStore(keepsake, e);
         }
     }
 
-    private static io.keepsake.storage.StagedCheckpoint awaitStaged(io.keepsake.storage.PipelineState keepsake,
-            java.util.concurrent.Future<io.keepsake.storage.StagedCheckpoint> staging) throws CheckpointStorageException {
+    private static StagedCheckpoint awaitStaged(io.keepsake.storage.PipelineState keepsake,
+            Future<StagedCheckpoint> staging) throws CheckpointStorageException {
         boolean interrupted = false;
         try {
             while (true) {
@@ -195,7 +196,7 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                     return staging.get();
                 } catch (InterruptedException e) {
                     interrupted = true; // the staged file must be published or removed, so wait on
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw cannotStore(keepsake, e.getCause());
                 }
             }
@@ -361,73 +362,15 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
                     + " pipeline " + pipelineId + ": the pipeline id and checkpoint ids must be numbers ("
                     + e.getMessage() + ")", e);
         }
-        retention.execute(() -> rotate(jobId, pipelineId, ids));
-    }
-
-    /** One rotation, on the retention worker. */
-    private void rotate(String jobId, String pipelineId, List<String> ids) {
-        try {
-            checkpoints.deleteCheckpoint(jobId, pipelineId, ids);
-        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
-            LOG.warn("Cannot delete checkpoints {} of job {} pipeline {} (rotation): {}; the pipeline's next rotation"
-                    + " removes them", ids, jobId, pipelineId, e.getMessage(), e);
-        }
-        removeOlderThanRotated(jobId, pipelineId, ids);
+        retention.rotate(jobId, pipelineId, ids);
     }
 
     /**
      * Waits up to {@code timeout} for every rotation queued before this call to end; true when they
      * did. For tests that look at the files a rotation removes.
      */
-    boolean awaitRetention(java.time.Duration timeout) throws InterruptedException {
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-        retention.execute(done::countDown);
-        return done.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    /** The retention worker: one thread, rotations in order; it ends after 30 s without work. */
-    private static java.util.concurrent.ThreadPoolExecutor retentionWorker() {
-        java.util.concurrent.ThreadPoolExecutor worker = new java.util.concurrent.ThreadPoolExecutor(1, 1, 30,
-                java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, RETENTION_THREAD_NAME);
-                    t.setDaemon(true);
-                    return t;
-                });
-        worker.allowCoreThreadTimeOut(true);
-        return worker;
-    }
-
-    private void removeOlderThanRotated(String jobId, String pipelineId, List<String> rotated) {
-        if (!(checkpoints instanceof KeepsakeStorage storage) || rotated == null || rotated.isEmpty()) {
-            return;
-        }
-        long oldestRotated = Long.MAX_VALUE;
-        int pid;
-        try {
-            pid = Integer.parseInt(pipelineId.trim());
-            for (String id : rotated) {
-                oldestRotated = Math.min(oldestRotated, Long.parseLong(id.trim()));
-            }
-        } catch (NumberFormatException | NullPointerException e) {
-            return; // the engine's delete above already refused such ids
-        }
-        List<String> older = new ArrayList<>();
-        try {
-            for (io.keepsake.storage.CheckpointFile f : storage.checkpointFiles(jobId)) {
-                if (f.pipelineId() == pid && f.checkpointId() < oldestRotated) {
-                    older.add(Long.toString(f.checkpointId()));
-                }
-            }
-            if (!older.isEmpty()) {
-                checkpoints.deleteCheckpoint(jobId, pipelineId, older);
-                LOG.info("Removed checkpoints {} of job {} pipeline {}: older than the checkpoints the engine rotated"
-                        + " away ({}), which it no longer tracks since its checkpoint coordinator was created anew"
-                        + " (restore or master failover); savepoint bundles stay", older, jobId, pipelineId, rotated);
-            }
-        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
-            LOG.warn("Cannot remove checkpoints {} of job {} pipeline {} older than the rotated ones ({}): {}; they stay"
-                    + " until the job's checkpoints are deleted", older, jobId, pipelineId, rotated, e.getMessage());
-        }
+    boolean awaitRetention(Duration timeout) throws InterruptedException {
+        return retention.await(timeout);
     }
 
     private Optional<CompletedCheckpoint> savepointIn(io.keepsake.storage.PipelineState state) {
@@ -443,106 +386,6 @@ public final class KeepsakeCheckpointStorage implements org.apache.seatunnel.eng
             return Optional.empty();
         }
         return checkpoint.checkpointType() == CheckpointType.SAVEPOINT_TYPE ? Optional.of(checkpoint) : Optional.empty();
-    }
-
-    /** How many bundle names one savepoint tries before it fails: far more than damaged bundles of one id. */
-    private static final int MAX_NAMES = 100;
-
-    private void keepSavepoint(CompletedCheckpoint checkpoint) throws CheckpointStorageException {
-        String jobId = Long.toString(checkpoint.jobId());
-        String base = savepointId(checkpoint.checkpointId(), checkpoint.pipelineId());
-        Object lock = JOB_LOCKS.computeIfAbsent(savepoints.savepointRoot() + "|" + jobId, k -> new Object());
-        synchronized (lock) {
-            String id = base;
-            try {
-                for (int n = 2; ; n++) {
-                    Optional<SavepointHandle> kept = commitUnlessTaken(jobId, id, checkpoint);
-                    if (kept.isPresent()) {
-                        failedSavepoints.kept(jobId, checkpoint.pipelineId());
-                        LOG.info("Kept savepoint {} of job {} (pipeline {}, checkpoint {}) at {}", id, jobId,
-                                checkpoint.pipelineId(), checkpoint.checkpointId(), kept.get().location());
-                        return;
-                    }
-                    Optional<String> differs = differsFrom(jobId, id, checkpoint);
-                    if (differs.isEmpty()) {
-                        failedSavepoints.kept(jobId, checkpoint.pipelineId());
-                        LOG.info("Savepoint {} of job {} is already kept: it verifies and holds this very state"
-                                + " (pipeline {}, checkpoint {}); storing the checkpoint file only", id, jobId,
-                                checkpoint.pipelineId(), checkpoint.checkpointId());
-                        return;
-                    }
-                    if (n > MAX_NAMES) {
-                        throw new io.keepsake.storage.SavepointCommitFailedException("every name from " + base
-                                + " to " + id + " is taken by a bundle that does not hold this state", null);
-                    }
-                    String next = base + "-" + n;
-                    LOG.warn("Savepoint {} of job {} exists but {}; keeping this savepoint (pipeline {}, checkpoint {})"
-                            + " as {} instead (checkpoint ids repeat after a restore that skipped a damaged bundle)",
-                            id, jobId, differs.get(), checkpoint.pipelineId(), checkpoint.checkpointId(), next);
-                    id = next;
-                }
-            } catch (RuntimeException e) { // KeepsakeException, or a bug: either way the savepoint is not kept
-                failedSavepoints.failed(jobId, checkpoint.pipelineId(), checkpoint.checkpointId(), id, e.getMessage());
-                LOG.error("Cannot keep savepoint {} of job {} (pipeline {}, checkpoint {}): {}; SeaTunnel restarts the"
-                        + " pipeline and leaves the job in DOING_SAVEPOINT, so the pipeline's next checkpoints are"
-                        + " refused until the engine fails the job after job.retry.times restarts", id, jobId,
-                        checkpoint.pipelineId(), checkpoint.checkpointId(), e.getMessage());
-                throw new CheckpointStorageException("Cannot keep savepoint " + id + " of job " + jobId + " (pipeline "
-                        + checkpoint.pipelineId() + ", checkpoint " + checkpoint.checkpointId() + "): "
-                        + e.getMessage(), e);
-            }
-        }
-    }
-
-    /** Commits the savepoint as {@code id}; empty when a savepoint of that id exists already. */
-    private Optional<SavepointHandle> commitUnlessTaken(String jobId, String id, CompletedCheckpoint checkpoint) {
-        try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, jobId,
-                List.of(checkpoint.pipelineId())).kind(SavepointKind.MANUAL).savepointId(id).open()) {
-            session.report(checkpoint);
-            session.pipelineSuspended(checkpoint.pipelineId());
-            return Optional.of(session.commit());
-        } catch (SavepointAlreadyExistsException e) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * Why the savepoint {@code id} does not count as this state kept; empty only when it verifies
-     * (metadata and payload checksums, decoding) and holds exactly this pipeline's state at this
-     * checkpoint. Anything that cannot be shown, a damaged bundle, one in a format this build does
-     * not read, or a read that failed, is a reason: a new bundle name costs nothing, a savepoint
-     * reported done and not kept costs the operator's state.
-     */
-    private Optional<String> differsFrom(String jobId, String id, CompletedCheckpoint checkpoint) {
-        Map<Integer, CompletedCheckpoint> held;
-        try {
-            held = readers.read(savepoints, savepoints.readMetadata(jobId, id));
-        } catch (io.keepsake.storage.SavepointCorruptedException e) {
-            return Optional.of("fails its checks (" + e.getMessage() + ")");
-        } catch (KeepsakeException e) {
-            return Optional.of("cannot be shown to hold this state (" + e.getMessage() + ")");
-        }
-        if (!held.keySet().equals(Set.of(checkpoint.pipelineId()))) {
-            return Optional.of("holds pipelines " + held.keySet());
-        }
-        CompletedCheckpoint other = held.get(checkpoint.pipelineId());
-        if (other.checkpointId() != checkpoint.checkpointId()) {
-            return Optional.of("holds checkpoint " + other.checkpointId());
-        }
-        if (!java.security.MessageDigest.isEqual(digest(other), digest(checkpoint))) {
-            return Optional.of("holds another state of checkpoint " + checkpoint.checkpointId()
-                    + " (its SHA-256 differs)");
-        }
-        return Optional.empty();
-    }
-
-    private static byte[] digest(CompletedCheckpoint checkpoint) {
-        try {
-            return java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(LegacyCheckpointCodec.encodeCheckpoint(checkpoint));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-        }
     }
 
     private List<SavepointHandle> keptSavepoints(String jobId) throws CheckpointStorageException {

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -100,7 +101,7 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         Map<String, String> config = new HashMap<>(configuration);
         String backend = backendFor(config);
         if (backend.equals("hdfs") && "hdfs".equals(config.getOrDefault(StorageOptions.STORAGE_TYPE, "hdfs").trim())
-                && config.getOrDefault(DEFAULT_FS, "").trim().toLowerCase(java.util.Locale.ROOT).startsWith("file:")) {
+                && config.getOrDefault(DEFAULT_FS, "").trim().toLowerCase(Locale.ROOT).startsWith("file:")) {
             // SeaTunnel's hdfs plugin runs on the local disk with storage.type=hdfs (its default) and fs.defaultFS=file:///;
             // Keepsake's Hadoop backend calls that storage.type local.
             config.put(StorageOptions.STORAGE_TYPE, "local");

@@ -4,7 +4,9 @@ import io.keepsake.storage.InvalidStorageArgumentException;
 
 /**
  * The null checks of the public API's entry points and records, so a null argument is an
- * {@link InvalidStorageArgumentException} naming it, never a {@link NullPointerException}.
+ * {@link InvalidStorageArgumentException} naming it, never a {@link NullPointerException}; the
+ * same check as {@link InvalidStorageArgumentException#requireNonNull}, which modules outside this
+ * one call.
  */
 public final class Arguments {
 
@@ -19,9 +21,6 @@ public final class Arguments {
      * @throws InvalidStorageArgumentException "Cannot &lt;action&gt;: &lt;argument&gt; is null (null)"
      */
     public static <T> T requireNonNull(String action, String argument, T value) {
-        if (value == null) {
-            throw new InvalidStorageArgumentException("Cannot " + action + ": " + argument + " is null (null)");
-        }
-        return value;
+        return InvalidStorageArgumentException.requireNonNull(action, argument, value);
     }
 }

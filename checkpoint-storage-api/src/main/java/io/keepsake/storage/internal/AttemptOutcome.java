@@ -30,16 +30,10 @@ import java.util.Optional;
  *
  * <p>"Created whole": {@link StagedFiles#createWhole}, one conditional PUT on an object store
  * ({@link FsCapability#ATOMIC_FILE_CREATE}); elsewhere a private temporary file
- * ({@code <attemptId>.outcome.tmp-<16 hex>}) renamed onto the outcome name, a rename that never
+ * ({@code <attemptId>.outcome.tmp-<16 hex>}, names made by {@link AttemptId}) renamed onto the outcome name, a rename that never
  * replaces. Stateless.
  */
 final class AttemptOutcome {
-
-    /** The suffix of an outcome file in the staging folder. */
-    static final String SUFFIX = ".outcome";
-
-    /** What a temporary outcome file carries after the outcome name. */
-    static final String TEMP_MARK = StagedFiles.TEMP_MARK;
 
     /** The content of a collector's outcome. */
     static final byte[] COLLECTED = "keepsake attempt outcome: collected\n".getBytes(StandardCharsets.US_ASCII);
@@ -68,8 +62,8 @@ final class AttemptOutcome {
     }
 
     /** The outcome file of an attempt in a staging folder. */
-    static String path(StorageFileSystem fs, String stagingDir, String attemptId) {
-        return fs.child(stagingDir, attemptId + SUFFIX);
+    static String path(StorageFileSystem fs, String stagingDir, AttemptId attempt) {
+        return fs.child(stagingDir, attempt.outcomeName());
     }
 
     /**
@@ -112,32 +106,24 @@ final class AttemptOutcome {
         }
     }
 
-    /** True for the name of an outcome file or a temporary one, given the attempt pattern. */
+    /*
+     * The text forms the garbage collector's planning calls with the names it lists; each reads the
+     * name once through AttemptId.
+     */
+
+    /** The outcome file of the attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
+    static String path(StorageFileSystem fs, String stagingDir, String attemptId) {
+        return path(fs, stagingDir, AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
+                "Cannot name outcome: not an attempt id (" + attemptId + ")")));
+    }
+
+    /** The attempt id of an outcome file's name or a temporary one's, or empty for other names. */
     static Optional<String> attemptOf(String name) {
-        int temp = name.lastIndexOf(SUFFIX + TEMP_MARK);
-        if (temp > 0 && name.length() == temp + SUFFIX.length() + TEMP_MARK.length() + 16
-                && isHex(name, temp + SUFFIX.length() + TEMP_MARK.length())) {
-            return Optional.of(name.substring(0, temp)).filter(a -> StorageLayout.attemptSavepointId(a).isPresent());
-        }
-        if (name.endsWith(SUFFIX)) {
-            return Optional.of(name.substring(0, name.length() - SUFFIX.length()))
-                    .filter(a -> StorageLayout.attemptSavepointId(a).isPresent());
-        }
-        return Optional.empty();
+        return AttemptId.ofOutcomeName(name).map(AttemptId::toString);
     }
 
     /** True for a temporary outcome file's name. */
     static boolean isTemporary(String name) {
-        return name.contains(SUFFIX + TEMP_MARK);
-    }
-
-    private static boolean isHex(String s, int from) {
-        for (int i = from; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return false;
-            }
-        }
-        return true;
+        return AttemptId.isTemporaryOutcomeName(name);
     }
 }

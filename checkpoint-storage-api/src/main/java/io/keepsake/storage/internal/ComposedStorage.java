@@ -1,8 +1,8 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.CheckpointFile;
-import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.DeletionReport;
 import io.keepsake.storage.GcCandidate;
 import io.keepsake.storage.GcReport;
@@ -13,8 +13,10 @@ import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StagedCheckpoint;
 import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.spi.FileStatus;
@@ -29,6 +31,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -89,12 +93,12 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
      * publication on {@code tidying} instead of a thread of the storage's own: for a schedule
      * explorer that runs them as an actor of their own. The storage's close does not wait for it.
      */
-    public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, java.util.concurrent.Executor tidying) {
+    public static ComposedStorage open(StorageFileSystem fs, StorageOptions options, Executor tidying) {
         return open(fs, options, ChunkDigests.CHUNK_SIZE, tidying);
     }
 
     private static ComposedStorage open(StorageFileSystem fs, StorageOptions options, int chunkSize,
-                                        java.util.concurrent.Executor tidying) {
+                                        Executor tidying) {
         if (fs == null) {
             throw new InvalidStorageArgumentException("Cannot open storage: the file system is null");
         }
@@ -177,7 +181,7 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
     }
 
     @Override
-    public io.keepsake.storage.StagedCheckpoint stageCheckPoint(PipelineState state) throws CheckpointStorageException {
+    public StagedCheckpoint stageCheckPoint(PipelineState state) throws CheckpointStorageException {
         Arguments.requireNonNull("stage checkpoint", "state", state);
         return checkpoints.stage(state);
     }
@@ -304,12 +308,12 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
     }
 
     @Override
-    public List<io.keepsake.storage.SavepointHint> hintSavepoints(String jobId) {
+    public List<SavepointHint> hintSavepoints(String jobId) {
         return savepoints.hints(jobId);
     }
 
     @Override
-    public java.util.Optional<NewestMarkers.Trusted> newestMarkers(String jobId) {
+    public Optional<NewestMarkers.Trusted> newestMarkers(String jobId) {
         return savepoints.newestMarkers(jobId);
     }
 
@@ -383,7 +387,7 @@ public final class ComposedStorage implements KeepsakeStorage, NewestMarkers.Sou
     public void close() {
         if (!ownsFileSystem) {
             // a view: the storage it shares goes on; the newest markers of its commits are tidied first
-            NewestMarkers.awaitTidied(layout.fileSystem(), InFlightAttempts.CLOSE_WAIT_MILLIS);
+            NewestMarkerTidying.awaitTidied(layout.fileSystem(), InFlightAttempts.CLOSE_WAIT_MILLIS);
             return;
         }
         asyncWriter.shutdown();

@@ -52,7 +52,7 @@ final class CreateIfAbsentPublication implements Publication {
     private byte[] publishedBytes;
 
     CreateIfAbsentPublication(StagedSavepointWriter attempt, StorageLayout layout, SavepointRequest request,
-                              String attemptId, String target) {
+                              AttemptId attemptId, String target) {
         this.attempt = attempt;
         this.fs = layout.fileSystem();
         this.request = request;

@@ -4,6 +4,7 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.internal.StagedFiles.Answer;
+import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
@@ -16,7 +17,7 @@ import java.util.List;
 
 /**
  * Publication where a directory renames in one atomic step that never replaces its target
- * ({@link io.keepsake.storage.spi.FsCapability#ATOMIC_DIRECTORY_RENAME}: the local disk, HDFS on a
+ * ({@link FsCapability#ATOMIC_DIRECTORY_RENAME}: the local disk, HDFS on a
  * cluster). The attempt writes its payloads and {@code _metadata.ser} into
  * {@code .staging/<attemptId>/}; the rename of that directory onto the savepoint's name is both the
  * decision and the publication. A collection decides the other way by renaming the same directory

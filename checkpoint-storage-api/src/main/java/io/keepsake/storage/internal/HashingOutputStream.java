@@ -1,11 +1,15 @@
 package io.keepsake.storage.internal;
 
+import io.keepsake.storage.ChunkDigests;
+
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -95,8 +99,8 @@ public class HashingOutputStream extends FilterOutputStream {
      *
      * @throws IllegalStateException when a task failed
      */
-    static void runAll(java.util.List<Runnable> tasks) {
-        java.util.List<CompletableFuture<Void>> others = new java.util.ArrayList<>();
+    static void runAll(List<Runnable> tasks) {
+        List<CompletableFuture<Void>> others = new ArrayList<>();
         for (Runnable task : tasks.subList(1, tasks.size())) {
             CompletableFuture<Void> done = new CompletableFuture<>();
             Runnable run = () -> {
@@ -162,7 +166,7 @@ public class HashingOutputStream extends FilterOutputStream {
     }
 
     /** The chunk digests, after {@link #sha256Hex}; null when the digest has none. */
-    public io.keepsake.storage.ChunkDigests chunks() {
+    public ChunkDigests chunks() {
         return digest.chunks();
     }
 

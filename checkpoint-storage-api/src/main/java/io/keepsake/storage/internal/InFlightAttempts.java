@@ -266,7 +266,7 @@ public final class InFlightAttempts implements AutoCloseable {
 
     private void awaitNewestMarkers(long deadlineNanos) {
         long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
-        if (!NewestMarkers.awaitTidied(fs, left)) {
+        if (!NewestMarkerTidying.awaitTidied(fs, left)) {
             LOG.debug("The newest markers' tidy after earlier publications is still running; going on without it");
         }
     }

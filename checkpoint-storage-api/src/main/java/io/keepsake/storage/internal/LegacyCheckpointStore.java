@@ -52,6 +52,7 @@ public final class LegacyCheckpointStore {
         }
     }
 
+    // About 57 lines: the two staged forms (created whole at publish; temporary file renamed) share its locals.
     /**
      * Writes and syncs one checkpoint under its hidden temporary name; the returned handle renames it
      * into place and syncs the directory. Where a created file appears whole, nothing is written

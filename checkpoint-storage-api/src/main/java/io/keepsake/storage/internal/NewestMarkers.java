@@ -1,37 +1,28 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
-import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointEntry;
+import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The newest markers of a job: a small folder {@code <job>/.newest/} that lets a lookup find the
@@ -57,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  * sentinel is written only after a full listing marked the K newest savepoints of each pipeline
  * (savepoints of a build without markers included), and dropped again when a marker that listing
  * relied on is gone once it is written. Pruning and establishing run after a commit, off its
- * critical path. Stateless; thread-safe.
+ * critical path ({@link NewestMarkerTidying}). Stateless; thread-safe.
  */
 public final class NewestMarkers {
 
@@ -119,28 +110,33 @@ public final class NewestMarkers {
     public record Trusted(int kept, List<Marker> markers) {
     }
 
-    /** The marker name of a savepoint written by attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
-    static String name(SavepointMeta meta, String attemptId) {
-        Optional<String> index = StorageLayout.indexMarker(meta);
-        if (index.isPresent()) {
-            String claims = index.get().substring(0, index.get().lastIndexOf('@'));
-            String name = claims + "@" + attemptId;
-            if (name.getBytes(StandardCharsets.UTF_8).length <= StorageLayout.MAX_MARKER_BYTES) {
-                return name;
-            }
-        }
-        return "@" + attemptId;
+    /**
+     * The marker name of a savepoint written by {@code attempt}: the claims its index marker would
+     * carry, then {@code @<attemptId>}; just {@code @<attemptId>} when that is too long or the
+     * savepoint has no index marker.
+     */
+    static String name(SavepointMeta meta, AttemptId attempt) {
+        return StorageLayout.markerClaims(meta).map(claims -> claims + "@" + attempt)
+                .filter(StorageLayout::fitsMarker).orElse(unclaimedName(attempt));
+    }
+
+    /** The marker name that claims nothing, {@code @<attemptId>}: its savepoint's metadata tells. */
+    static String unclaimedName(AttemptId attempt) {
+        return "@" + attempt;
     }
 
     /** Parses a marker name; empty for the sentinel and anything else. */
     static Optional<Marker> parse(String name) {
         if (name.startsWith("@")) {
-            return StorageLayout.attemptSavepointId(name.substring(1)).filter(Names::isSafeName)
-                    .map(id -> new Marker(name, id, Map.of(), OptionalLong.empty()));
+            return savepointOf(name.substring(1)).map(id -> new Marker(name, id, Map.of(), OptionalLong.empty()));
         }
-        return StorageLayout.parseMarker(name).flatMap(m -> StorageLayout.attemptSavepointId(m.savepointId())
-                .filter(Names::isSafeName)
+        return StorageLayout.parseMarker(name).flatMap(m -> savepointOf(m.savepointId())
                 .map(id -> new Marker(name, id, m.claims(), m.completed())));
+    }
+
+    /** The savepoint of the attempt a marker names, when it is a safe name. */
+    private static Optional<String> savepointOf(String attemptId) {
+        return AttemptId.parse(attemptId).map(AttemptId::savepointId).filter(Names::isSafeName);
     }
 
     /** The K a sentinel name was written for; empty for other names. */
@@ -185,12 +181,12 @@ public final class NewestMarkers {
     }
 
     /**
-     * Writes the newest marker of a savepoint about to be published by {@code attemptId}; returns
+     * Writes the newest marker of a savepoint about to be published by {@code attempt}; returns
      * its path.
      */
-    static String write(StorageLayout layout, SavepointMeta meta, String attemptId) throws IOException {
+    static String write(StorageLayout layout, SavepointMeta meta, AttemptId attempt) throws IOException {
         StorageFileSystem fs = layout.fileSystem();
-        String path = fs.child(dir(layout, meta.jobId()), name(meta, attemptId));
+        String path = fs.child(dir(layout, meta.jobId()), name(meta, attempt));
         try {
             create(fs, path, true);
         } catch (FileAlreadyExistsException e) {
@@ -259,7 +255,7 @@ public final class NewestMarkers {
                             + " newest savepoint list every savepoint of the job until its markers are tidied ({})",
                             e.savepointId(), jobId, why.get(), dir);
                     dropSentinel(fs, dir);
-                    tidyLater(layout, inFlight, jobId);
+                    NewestMarkerTidying.tidyLater(layout, inFlight, jobId);
                     return;
                 }
             }
@@ -332,12 +328,12 @@ public final class NewestMarkers {
      * another completion time, and that are older than {@code cutoff}, with no attempt at their id
      * in flight: what a writer killed between its marker and publication leaves.
      */
-    static List<io.keepsake.storage.spi.FileStatus> orphans(StorageLayout layout, SavepointStore store, String jobId,
+    static List<FileStatus> orphans(StorageLayout layout, SavepointStore store, String jobId,
                                                             long now, long cutoff) throws IOException {
         StorageFileSystem fs = layout.fileSystem();
-        List<io.keepsake.storage.spi.FileStatus> out = new ArrayList<>();
+        List<FileStatus> out = new ArrayList<>();
         Map<String, Optional<SavepointHandle>> read = new HashMap<>();
-        for (io.keepsake.storage.spi.FileStatus s : fs.list(dir(layout, jobId))) {
+        for (FileStatus s : fs.list(dir(layout, jobId))) {
             Optional<Marker> m = parse(s.name());
             if (m.isEmpty() || !s.regularFile() || s.modificationTime() > cutoff) {
                 continue;
@@ -365,325 +361,16 @@ public final class NewestMarkers {
         return out;
     }
 
-    // ---- tidying after a commit: establishing the sentinel, pruning ----
+    // ---- tidying after a commit: the names tests and callers outside this package use ----
 
     /**
      * The name of the thread that tidies the newest folders after commits; a test counting the
      * calls a commit waits for leaves them out by this name.
      */
-    public static final String TIDY_THREAD_NAME = "keepsake-newest-markers";
-
-    private static final ExecutorService TIDIER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, TIDY_THREAD_NAME);
-        t.setDaemon(true);
-        return t;
-    });
-    private static final Set<String> QUEUED = ConcurrentHashMap.newKeySet();
-    /** Tidies queued or running, by the file system they use (by identity). */
-    private static final Map<StorageFileSystem, Integer> PENDING = new java.util.IdentityHashMap<>();
-
-    /**
-     * Tidies the job's newest folder on a background thread, one queued tidy per job folder at a
-     * time; inline when the test switch {@link PayloadSyncs#INLINE_PROPERTY} is on.
-     */
-    static void tidyLater(StorageLayout layout, InFlightAttempts inFlight, String jobId) {
-        if (Boolean.getBoolean(PayloadSyncs.INLINE_PROPERTY)) {
-            // the schedule explorer's switch: every file-system call on the actor's own thread
-            tidy(layout, inFlight, jobId);
-            return;
-        }
-        String key = System.identityHashCode(layout.fileSystem()) + ":" + dir(layout, jobId);
-        if (!QUEUED.add(key)) {
-            return;
-        }
-        StorageFileSystem fs = layout.fileSystem();
-        pending(fs, 1);
-        try {
-            TIDIER.execute(() -> {
-                try {
-                    QUEUED.remove(key);
-                    tidy(layout, inFlight, jobId);
-                } catch (RuntimeException e) {
-                    LOG.debug("Tidying the newest markers of job {} failed; the next commit tidies them", jobId, e);
-                } finally {
-                    pending(fs, -1);
-                }
-            });
-        } catch (RuntimeException e) {
-            QUEUED.remove(key);
-            pending(fs, -1);
-            throw e;
-        }
-    }
-
-    private static void pending(StorageFileSystem fs, int delta) {
-        synchronized (PENDING) {
-            int n = PENDING.getOrDefault(fs, 0) + delta;
-            if (n == 0) {
-                PENDING.remove(fs);
-                PENDING.notifyAll();
-            } else {
-                PENDING.put(fs, n);
-            }
-        }
-    }
-
-    /**
-     * Waits, up to {@code timeoutMillis}, until no tidy queued so far over {@code fs} is pending (a
-     * storage waits so before a collection or delete plans, and at close).
-     *
-     * @return true when none is pending
-     */
-    static boolean awaitTidied(StorageFileSystem fs, long timeoutMillis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        boolean interrupted = false;
-        try {
-            synchronized (PENDING) {
-                while (PENDING.containsKey(fs)) {
-                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    if (left <= 0) {
-                        return false;
-                    }
-                    try {
-                        PENDING.wait(left);
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                        return false;
-                    }
-                }
-                return true;
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
+    public static final String TIDY_THREAD_NAME = NewestMarkerTidying.THREAD_NAME;
 
     /** Waits until every tidy queued so far, over any file system, has run (for tests). */
     public static void awaitTidied() {
-        boolean interrupted = false;
-        synchronized (PENDING) {
-            while (!PENDING.isEmpty()) {
-                try {
-                    PENDING.wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Establishes the sentinel when it is missing, then prunes the markers to the K newest per
-     * pipeline (ties kept). A failure leaves things for the next tidy; readers fall back meanwhile.
-     */
-    public static void tidy(StorageLayout layout, InFlightAttempts inFlight, String jobId) {
-        StorageFileSystem fs = layout.fileSystem();
-        String dir = dir(layout, jobId);
-        try {
-            List<String> names = fs.listNames(dir);
-            if (names.stream().noneMatch(SENTINEL::equals)) {
-                if (!establish(layout, inFlight, jobId)) {
-                    return;
-                }
-                names = fs.listNames(dir);
-            }
-            prune(layout, inFlight, jobId, names);
-        } catch (IOException | SavepointStorageException e) {
-            LOG.debug("Tidying the newest markers of job {} failed; the next commit tidies them ({})", jobId, dir, e);
-        }
-    }
-
-    /**
-     * Marks the K newest savepoints of each pipeline from a full listing, writes the sentinel,
-     * then lists the folder again and drops the sentinel when a marker it relied on is gone.
-     *
-     * @return true when the sentinel stands
-     */
-    static boolean establish(StorageLayout layout, InFlightAttempts inFlight, String jobId) throws IOException {
-        StorageFileSystem fs = layout.fileSystem();
-        String dir = dir(layout, jobId);
-        SavepointStore store = new SavepointStore(layout, inFlight);
-        Map<String, Map<Integer, Long>> claims = new LinkedHashMap<>();
-        Map<String, SavepointHandle> verified = new HashMap<>();
-        Set<String> unknown = new LinkedHashSet<>();
-        Set<String> absent = new HashSet<>();
-        for (SavepointHint h : store.hints(jobId)) {
-            if (h.claimed()) {
-                claims.put(h.savepointId(), h.claims());
-            } else {
-                readInto(store, jobId, h.savepointId(), claims, verified, unknown, absent);
-            }
-        }
-        Set<String> toMark = new LinkedHashSet<>();
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            toMark.clear();
-            Map<Integer, List<String>> byPipeline = new TreeMap<>();
-            claims.forEach((id, c) -> c.keySet().forEach(p -> byPipeline.computeIfAbsent(p, k -> new ArrayList<>()).add(id)));
-            for (Map.Entry<Integer, List<String>> e : byPipeline.entrySet()) {
-                int p = e.getKey();
-                List<String> ids = e.getValue();
-                ids.sort(Comparator.comparingLong((String id) -> claims.get(id).get(p)).reversed());
-                int counted = 0;
-                long level = Long.MIN_VALUE;
-                for (String id : ids) {
-                    if (absent.contains(id) || unknown.contains(id)) {
-                        continue;
-                    }
-                    long cp = claims.get(id).get(p);
-                    if (counted >= KEPT && cp < level) {
-                        break;
-                    }
-                    if (!verified.containsKey(id)) {
-                        Map<Integer, Long> before = claims.get(id);
-                        readInto(store, jobId, id, claims, verified, unknown, absent);
-                        if (!before.equals(claims.get(id))) {
-                            changed = true;
-                            break;
-                        }
-                        if (!verified.containsKey(id)) {
-                            continue;
-                        }
-                    }
-                    toMark.add(id);
-                    counted++;
-                    level = cp;
-                }
-                if (changed) {
-                    break;
-                }
-            }
-        }
-        toMark.addAll(unknown);
-        Map<String, List<Marker>> existing = new HashMap<>();
-        for (String name : fs.listNames(dir)) {
-            parse(name).ifPresent(m -> existing.computeIfAbsent(m.savepointId(), k -> new ArrayList<>()).add(m));
-        }
-        Set<String> relied = new LinkedHashSet<>();
-        for (String id : toMark) {
-            SavepointHandle h = verified.get(id);
-            Optional<Marker> there = existing.getOrDefault(id, List.of()).stream()
-                    .filter(m -> h == null ? !m.claimed() : m.claims().equals(claims.get(id)))
-                    .findFirst();
-            if (there.isPresent()) {
-                relied.add(there.get().name());
-                continue;
-            }
-            String attempt = id + "." + RandomNames.hex();
-            String name = h == null ? "@" + attempt : name(h.meta(), attempt);
-            create(fs, fs.child(dir, name), true);
-            relied.add(name);
-        }
-        create(fs, fs.child(dir, SENTINEL), false);
-        Set<String> now = new HashSet<>(fs.listNames(dir));
-        if (!now.containsAll(relied)) {
-            dropSentinel(fs, dir);
-            return false;
-        }
-        LOG.debug("Newest markers of job {} established over {} savepoint(s) ({})", jobId, toMark.size(), dir);
-        return true;
-    }
-
-    private static void readInto(SavepointStore store, String jobId, String id, Map<String, Map<Integer, Long>> claims,
-                                 Map<String, SavepointHandle> verified, Set<String> unknown, Set<String> absent) {
-        try {
-            SavepointHandle h = store.readMetadata(jobId, id);
-            verified.put(id, h);
-            Map<Integer, Long> c = new TreeMap<>();
-            for (ManifestEntry e : h.meta().manifest()) {
-                c.put(e.pipelineId(), e.checkpointId());
-            }
-            if (c.isEmpty()) {
-                claims.remove(id);
-            } else {
-                claims.put(id, c);
-            }
-        } catch (SavepointNotFoundException e) {
-            absent.add(id);
-            claims.remove(id);
-        } catch (SavepointStorageException e) {
-            // damaged or unreadable but published: marked without claims, so a lookup reads it
-            if (e instanceof io.keepsake.storage.SavepointCorruptedException) {
-                unknown.add(id);
-                claims.remove(id);
-            } else {
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * Removes the markers below the K-th highest claim of each of their pipelines, then lists again
-     * and drops the sentinel when a marker that justified a removal is gone.
-     */
-    static void prune(StorageLayout layout, InFlightAttempts inFlight, String jobId, List<String> names)
-            throws IOException {
-        StorageFileSystem fs = layout.fileSystem();
-        String dir = dir(layout, jobId);
-        SavepointStore store = new SavepointStore(layout, inFlight);
-        Map<String, Map<Integer, Long>> claims = new LinkedHashMap<>();
-        for (String name : names) {
-            Optional<Marker> m = parse(name);
-            if (m.isEmpty()) {
-                continue;
-            }
-            if (m.get().claimed()) {
-                claims.put(name, m.get().claims());
-                continue;
-            }
-            try {
-                Map<Integer, Long> c = new TreeMap<>();
-                store.readMetadata(jobId, m.get().savepointId()).meta().manifest()
-                        .forEach(e -> c.put(e.pipelineId(), e.checkpointId()));
-                if (!c.isEmpty()) {
-                    claims.put(name, c);
-                }
-            } catch (SavepointStorageException e) {
-                // not published, or damaged: neither counted nor pruned here
-            }
-        }
-        Map<Integer, List<Long>> byPipeline = new TreeMap<>();
-        claims.values().forEach(c -> c.forEach((p, cp) -> byPipeline.computeIfAbsent(p, k -> new ArrayList<>()).add(cp)));
-        Map<Integer, Long> threshold = new HashMap<>();
-        byPipeline.forEach((p, cps) -> {
-            if (cps.size() > KEPT) {
-                cps.sort(Comparator.reverseOrder());
-                threshold.put(p, cps.get(KEPT - 1));
-            }
-        });
-        Set<String> justifiers = new HashSet<>();
-        List<String> pruned = new ArrayList<>();
-        for (Map.Entry<String, Map<Integer, Long>> e : claims.entrySet()) {
-            boolean below = e.getValue().entrySet().stream()
-                    .allMatch(c -> threshold.containsKey(c.getKey()) && c.getValue() < threshold.get(c.getKey()));
-            if (!below) {
-                continue;
-            }
-            for (Map.Entry<String, Map<Integer, Long>> other : claims.entrySet()) {
-                for (Map.Entry<Integer, Long> c : e.getValue().entrySet()) {
-                    Long cp = other.getValue().get(c.getKey());
-                    if (cp != null && cp >= threshold.get(c.getKey())) {
-                        justifiers.add(other.getKey());
-                    }
-                }
-            }
-            if (fs.delete(fs.child(dir, e.getKey()), false)) {
-                pruned.add(e.getKey());
-            }
-        }
-        if (pruned.isEmpty()) {
-            return;
-        }
-        Set<String> now = new HashSet<>(fs.listNames(dir));
-        if (!now.containsAll(justifiers)) {
-            dropSentinel(fs, dir);
-        }
-        LOG.debug("Pruned {} newest marker(s) of job {} ({})", pruned.size(), jobId, dir);
+        NewestMarkerTidying.awaitAll();
     }
 }

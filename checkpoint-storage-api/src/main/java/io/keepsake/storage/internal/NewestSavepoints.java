@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -77,8 +78,8 @@ public final class NewestSavepoints {
         this.savepoints = savepoints;
         this.jobId = jobId;
         this.onCorrupted = onCorrupted;
-        java.util.Optional<NewestMarkers.Trusted> trusted = savepoints instanceof NewestMarkers.Source source
-                ? source.newestMarkers(jobId) : java.util.Optional.empty();
+        Optional<NewestMarkers.Trusted> trusted = savepoints instanceof NewestMarkers.Source source
+                ? source.newestMarkers(jobId) : Optional.empty();
         if (trusted.isEmpty() || !startFromMarkers(trusted.get())) {
             listAll();
         }

@@ -2,6 +2,7 @@ package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -9,10 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Removal that deletes only what Keepsake wrote, shared by garbage collection and delete: files
@@ -60,8 +63,8 @@ final class OwnedRemoval {
     }
 
     /** True when a fresh lease file names the attempt, or it is in flight in this process. */
-    boolean attemptAlive(String jobId, String attemptId, long nowMillis) throws IOException {
-        String lease = layout.leasePath(jobId, attemptId);
+    boolean attemptAlive(String jobId, AttemptId attempt, long nowMillis) throws IOException {
+        String lease = layout.leasePath(jobId, attempt);
         if (inFlight.containsLease(lease)) {
             return true;
         }
@@ -69,12 +72,12 @@ final class OwnedRemoval {
         return s.isPresent() && inFlight.isFresh(s.get(), nowMillis);
     }
 
-    /** The payload files of {@code attemptId} in the savepoint folder, by name. */
-    List<String> attemptFiles(String folder, String attemptId) throws IOException {
+    /** The payload files of {@code attempt} in the savepoint folder, by name. */
+    List<String> attemptFiles(String folder, AttemptId attempt) throws IOException {
         String name = name(folder);
         List<String> files = new ArrayList<>();
         for (FileStatus s : fs.list(folder)) {
-            if (s.regularFile() && StorageLayout.payloadAttempt(name, s.name()).filter(attemptId::equals).isPresent()) {
+            if (s.regularFile() && AttemptId.ofPayloadName(name, s.name()).filter(attempt::equals).isPresent()) {
                 files.add(s.name());
             }
         }
@@ -88,27 +91,27 @@ final class OwnedRemoval {
      * attempt is left. Files listed before the decision are the only ones removed: whatever the
      * writer adds later, its commit finds the removed ones missing.
      */
-    Result collectAttempt(String jobId, String folder, String attemptId) throws IOException {
+    Result collectAttempt(String jobId, String folder, AttemptId attempt) throws IOException {
         Result result = Result.empty();
-        List<String> files = attemptFiles(folder, attemptId);
-        String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId);
+        List<String> files = attemptFiles(folder, attempt);
+        String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attempt);
         fs.mkdirs(layout.stagingDir(jobId));
         boolean claimed;
         try {
             claimed = AttemptOutcome.claim(fs, outcome, AttemptOutcome.COLLECTED);
         } catch (NoSuchFileException tempTaken) {
             // another collection removed this one's temporary file before it was renamed: nothing was decided
-            return result.keep(attemptFilesPath(folder, attemptId), "its decision could not be recorded (another"
+            return result.keep(attemptFilesPath(folder, attempt), "its decision could not be recorded (another"
                     + " collection removed the temporary file); the next collection tries again");
         }
         if (!claimed) {
             Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, outcome);
             if (d.isEmpty()) {
-                return result.keep(attemptFilesPath(folder, attemptId), "its outcome was settled by another process"
+                return result.keep(attemptFilesPath(folder, attempt), "its outcome was settled by another process"
                         + " meanwhile");
             }
             if (d.get().kind() != AttemptOutcome.Kind.COLLECTED) {
-                return result.keep(attemptFilesPath(folder, attemptId), d.get().kind()
+                return result.keep(attemptFilesPath(folder, attempt), d.get().kind()
                         == AttemptOutcome.Kind.PUBLISHING ? "its writer decided to publish it meanwhile"
                         : "its outcome file was not written by Keepsake (" + outcome + ")");
             }
@@ -120,7 +123,7 @@ final class OwnedRemoval {
                 // emptied staging folder away; what follows checks the attempt again
             }
         }
-        if (publishedBy(folder, attemptId)) {
+        if (publishedBy(folder, attempt)) {
             if (claimed) {
                 deleteQuietly(outcome); // this collection's own decision; another's is its creator's to tidy
             }
@@ -129,18 +132,18 @@ final class OwnedRemoval {
         for (String file : files) {
             deleteFile(fs.child(folder, file), result);
         }
-        if (attemptFiles(folder, attemptId).isEmpty()) {
+        if (attemptFiles(folder, attempt).isEmpty()) {
             deleteQuietly(outcome);
         }
         return result;
     }
 
-    /** True when the folder's metadata names a file of {@code attemptId}. */
-    private boolean publishedBy(String folder, String attemptId) {
+    /** True when the folder's metadata names a file of {@code attempt}. */
+    private boolean publishedBy(String folder, AttemptId attempt) {
         try {
             SavepointMeta meta = readMeta(folder);
             return meta != null && meta.manifest().stream().anyMatch(e ->
-                    StorageLayout.payloadAttempt(name(folder), e.file()).filter(attemptId::equals).isPresent());
+                    AttemptId.ofPayloadName(name(folder), e.file()).filter(attempt::equals).isPresent());
         } catch (SavepointStorageException unreadable) {
             return true;
         }
@@ -152,7 +155,7 @@ final class OwnedRemoval {
         String jobId = name(jobDir);
         try {
             return new SavepointStore(layout, inFlight).readMetadata(jobId, name(folder)).meta();
-        } catch (io.keepsake.storage.SavepointNotFoundException none) {
+        } catch (SavepointNotFoundException none) {
             return null;
         }
     }
@@ -164,12 +167,12 @@ final class OwnedRemoval {
      * or removes its files and then the decision), so no other process finishes, gives up or
      * overwrites it, and nothing of the attempt is removed here.
      */
-    Result settlePublication(String jobId, String attemptId, byte[] metaBytes) {
+    Result settlePublication(String jobId, AttemptId attempt, byte[] metaBytes) {
         Result result = Result.empty();
-        String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId);
+        String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attempt);
         SavepointMeta decided = MetadataCodec.decode(metaBytes, outcome);
         if (!decided.jobId().equals(jobId) || !Names.isSafeName(decided.savepointId())
-                || !StorageLayout.attemptSavepointId(attemptId).filter(decided.savepointId()::equals).isPresent()) {
+                || !attempt.savepointId().equals(decided.savepointId())) {
             return result.keep(outcome, "it names another savepoint than its attempt");
         }
         String folder = layout.savepointDir(jobId, decided.savepointId());
@@ -191,7 +194,7 @@ final class OwnedRemoval {
      * files is deleted by name, then the folder if it is empty; any other entry, and the folder, are
      * left and reported.
      */
-    Result removeOwnedFolder(String folder, java.util.function.Predicate<String> ownName) throws IOException {
+    Result removeOwnedFolder(String folder, Predicate<String> ownName) throws IOException {
         Result result = Result.empty();
         for (FileStatus s : fs.list(folder)) {
             String path = fs.child(folder, s.name());
@@ -214,7 +217,7 @@ final class OwnedRemoval {
     }
 
     /** The first entry of a folder that is not a regular file with a name {@code own} accepts, if any. */
-    Optional<String> foreignEntry(String folder, java.util.function.Predicate<String> own) throws IOException {
+    Optional<String> foreignEntry(String folder, Predicate<String> own) throws IOException {
         for (FileStatus s : fs.list(folder)) {
             if (!s.regularFile() || !own.test(s.name())) {
                 return Optional.of(s.name());
@@ -235,7 +238,7 @@ final class OwnedRemoval {
         }
         try {
             fs.delete(folder, false);
-        } catch (java.nio.file.DirectoryNotEmptyException filled) {
+        } catch (DirectoryNotEmptyException filled) {
             result.keep(folder, "it was filled meanwhile");
             return;
         }
@@ -282,8 +285,43 @@ final class OwnedRemoval {
     static final String ATTEMPT_FILES_MARK = "/pipeline-*.";
 
     /** How reports and gc candidates name one attempt's payload files in a savepoint folder. */
+    static String attemptFilesPath(String folder, AttemptId attempt) {
+        return attemptFilesPath(folder, attempt.toString());
+    }
+
+    /*
+     * The text forms the garbage collector calls with the attempt ids it read from listed names;
+     * each reads the id once through AttemptId.
+     */
+
+    /** {@link #attemptFilesPath(String, AttemptId)} for an attempt id's text. */
     static String attemptFilesPath(String folder, String attemptId) {
         return folder + ATTEMPT_FILES_MARK + attemptId + ".wire";
+    }
+
+    /** {@link #attemptAlive(String, AttemptId, long)} for an attempt id's text. */
+    boolean attemptAlive(String jobId, String attemptId, long nowMillis) throws IOException {
+        return attemptAlive(jobId, attempt(attemptId), nowMillis);
+    }
+
+    /** {@link #attemptFiles(String, AttemptId)} for an attempt id's text. */
+    List<String> attemptFiles(String folder, String attemptId) throws IOException {
+        return attemptFiles(folder, attempt(attemptId));
+    }
+
+    /** {@link #collectAttempt(String, String, AttemptId)} for an attempt id's text. */
+    Result collectAttempt(String jobId, String folder, String attemptId) throws IOException {
+        return collectAttempt(jobId, folder, attempt(attemptId));
+    }
+
+    /** {@link #settlePublication(String, AttemptId, byte[])} for an attempt id's text. */
+    Result settlePublication(String jobId, String attemptId, byte[] metaBytes) {
+        return settlePublication(jobId, attempt(attemptId), metaBytes);
+    }
+
+    private static AttemptId attempt(String attemptId) {
+        return AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
+                "Cannot collect attempt: not an attempt id (" + attemptId + ")"));
     }
 
     static String name(String path) {

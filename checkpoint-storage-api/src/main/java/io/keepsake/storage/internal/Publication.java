@@ -1,10 +1,14 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointAlreadyExistsException;
+import io.keepsake.storage.SavepointCommitFailedException;
+import io.keepsake.storage.SavepointCommitStateUnknownException;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.spi.SyncableOutputStream;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.List;
 
 /**
@@ -34,16 +38,16 @@ sealed interface Publication permits DirectoryRenamePublication, CreateIfAbsentP
     /**
      * Creates one payload file in the work directory.
      *
-     * @throws java.nio.file.NoSuchFileException when the work directory is gone and must not be recreated
+     * @throws NoSuchFileException when the work directory is gone and must not be recreated
      */
     SyncableOutputStream createPayload(String path) throws IOException;
 
     /**
      * Decides and publishes the attempt once every payload is written; returns when it is published.
      *
-     * @throws io.keepsake.storage.SavepointCommitFailedException       when nothing was published (the attempt is aborted)
-     * @throws io.keepsake.storage.SavepointAlreadyExistsException      when another attempt published this id first
-     * @throws io.keepsake.storage.SavepointCommitStateUnknownException when the outcome cannot be told
+     * @throws SavepointCommitFailedException       when nothing was published (the attempt is aborted)
+     * @throws SavepointAlreadyExistsException      when another attempt published this id first
+     * @throws SavepointCommitStateUnknownException when the outcome cannot be told
      */
     void publish(SavepointMeta meta, byte[] metaBytes, List<ManifestEntry> manifest);
 

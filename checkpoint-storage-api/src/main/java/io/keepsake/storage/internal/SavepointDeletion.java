@@ -7,6 +7,7 @@ import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
@@ -14,11 +15,14 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Deleting savepoints on purpose, for {@link SavepointStore}: one by id or every one of a job.
@@ -44,6 +48,7 @@ final class SavepointDeletion {
         this.store = store;
     }
 
+    // About 55 lines: one try maps a vanished file to "not found" or, once unpublished, to done, for every step.
     /**
      * Deletes one savepoint, {@code _metadata.ser} first, then exactly the files its manifest names,
      * by name, then the folder if that left it empty; never a folder recursively, so a new attempt
@@ -82,31 +87,9 @@ final class SavepointDeletion {
                         unreadable.getMessage());
             }
             if (hasMetadata) {
-                String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
-                byte[] bytes = read.isPresent() ? read.get().bytes() : readRaw(metadata, what);
-                String record = claimDeletion(jobId, savepointId, bytes, what);
-                try {
-                    requireStillThere(metadata, bytes, what, dir);
-                    read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId, result));
-                    deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()), result);
-                    if (!fs.delete(metadata, false)) {
-                        throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
-                                + " meanwhile (" + dir + ")");
-                    }
-                    result.deleted().add(metadata);
-                    unpublished = true;
-                } finally {
-                    dropDeletionRecord(record);
-                }
-                fs.syncDirectory(dir);
-                if (read.isPresent()) {
-                    // after the metadata went, so a published savepoint never lacks its newest marker
-                    result.deleted().addAll(NewestMarkers.removeFor(layout, jobId, read.get().handle().meta(),
-                            store.isLeased(jobId, savepointId, System.currentTimeMillis())));
-                }
-                for (String file : read.map(r -> OwnedRemoval.files(r.handle().meta())).orElse(List.of())) {
-                    removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
-                }
+                unpublish(jobId, savepointId, dir, what, read, result);
+                unpublished = true;
+                removePublishedFiles(jobId, savepointId, dir, read, removal, result);
             }
             result.addAll(deleteAttempts(dir, jobId, savepointId, what, hasMetadata, removal));
             if (fs.stat(dir).isPresent()) {
@@ -120,7 +103,7 @@ final class SavepointDeletion {
             }
             throw new SavepointNotFoundException("Cannot " + what + ": " + e.getFile() + " vanished while it was being"
                     + " deleted (another process deleted it meanwhile) (" + dir + ")");
-        } catch (java.nio.file.DirectoryNotEmptyException e) {
+        } catch (DirectoryNotEmptyException e) {
             throw new SavepointStorageException("Cannot " + what + ": the folder was filled again while it was being"
                     + " deleted (an attempt at this id began meanwhile) (" + dir + ")", e);
         } catch (IOException e) {
@@ -134,18 +117,59 @@ final class SavepointDeletion {
         return result;
     }
 
+    /**
+     * Removes the savepoint's {@code _metadata.ser} under a deletion record, after its decision and
+     * index markers; returns once the metadata is gone.
+     *
+     * @throws SavepointNotFoundException when another process deleted it meanwhile
+     */
+    private void unpublish(String jobId, String savepointId, String dir, String what,
+                           Optional<SavepointStore.MetadataRead> read, OwnedRemoval.Result result) throws IOException {
+        String metadata = fs.child(dir, MetadataCodec.FILE_NAME);
+        byte[] bytes = read.isPresent() ? read.get().bytes() : readRaw(metadata, what);
+        String record = claimDeletion(jobId, savepointId, bytes, what);
+        try {
+            requireStillThere(metadata, bytes, what, dir);
+            read.ifPresent(r -> dropDecisionOf(r.handle(), jobId, savepointId, result));
+            deleteIndexMarkers(jobId, savepointId, read.map(r -> r.handle().meta()), result);
+            if (!fs.delete(metadata, false)) {
+                throw new SavepointNotFoundException("Cannot " + what + ": another process deleted it"
+                        + " meanwhile (" + dir + ")");
+            }
+            result.deleted().add(metadata);
+        } finally {
+            dropDeletionRecord(record);
+        }
+    }
+
+    /** After the metadata went: the savepoint's newest markers, then the files its manifest names. */
+    private void removePublishedFiles(String jobId, String savepointId, String dir,
+                                      Optional<SavepointStore.MetadataRead> read, OwnedRemoval removal,
+                                      OwnedRemoval.Result result) throws IOException {
+        fs.syncDirectory(dir);
+        if (read.isPresent()) {
+            // after the metadata went, so a published savepoint never lacks its newest marker
+            result.deleted().addAll(NewestMarkers.removeFor(layout, jobId, read.get().handle().meta(),
+                    store.isLeased(jobId, savepointId, System.currentTimeMillis())));
+        }
+        for (String file : read.map(r -> OwnedRemoval.files(r.handle().meta())).orElse(List.of())) {
+            removal.deleteFile(fs.child(dir, Names.requireSafeName("manifest file name", file)), result);
+        }
+    }
+
     /** What a deletion record's name ends with: {@code .staging/<savepointId>.<16 hex>.deletion}. */
     static final String RECORD_SUFFIX = ".deletion";
 
     /**
      * The savepoint a deletion record's name is for: {@code <savepointId>.<16 hex>.deletion}, the
-     * hex being the start of the SHA-256 of the metadata being deleted; empty for other names.
+     * hex being the start of the SHA-256 of the metadata being deleted; empty for other names. The
+     * part before the suffix has an attempt id's shape, and is read as one.
      */
     static Optional<String> recordSavepointId(String name) {
         if (!name.endsWith(RECORD_SUFFIX)) {
             return Optional.empty();
         }
-        return StorageLayout.attemptSavepointId(name.substring(0, name.length() - RECORD_SUFFIX.length()));
+        return AttemptId.parse(name.substring(0, name.length() - RECORD_SUFFIX.length())).map(AttemptId::savepointId);
     }
 
     /** Why garbage collection leaves a deletion record whose metadata is still there. */
@@ -255,7 +279,7 @@ final class SavepointDeletion {
     private void dropDecisionOf(SavepointHandle handle, String jobId, String savepointId,
                                 OwnedRemoval.Result result) {
         for (ManifestEntry e : handle.meta().manifest()) {
-            Optional<String> attempt = StorageLayout.payloadAttempt(savepointId, e.file());
+            Optional<AttemptId> attempt = AttemptId.ofPayloadName(savepointId, e.file());
             if (attempt.isPresent()) {
                 String outcome = AttemptOutcome.path(fs, layout.stagingDir(jobId), attempt.get());
                 if (AttemptOutcome.readQuietly(fs, outcome).filter(d -> d.kind() == AttemptOutcome.Kind.PUBLISHING)
@@ -310,7 +334,7 @@ final class SavepointDeletion {
     private OwnedRemoval.Result deleteAttempts(String dir, String jobId, String savepointId, String what,
                                                boolean hadMetadata, OwnedRemoval removal) throws IOException {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
-        boolean renameMode = fs.capabilities().contains(io.keepsake.storage.spi.FsCapability.ATOMIC_DIRECTORY_RENAME);
+        boolean renameMode = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME);
         List<FileStatus> entries = fs.list(dir);
         if (!hadMetadata) {
             requireCollectable(dir, savepointId, what, entries, renameMode);
@@ -319,9 +343,9 @@ final class SavepointDeletion {
             // nothing in it is this delete's (the files it removes are named by what it listed)
             return result.keep(dir, "a new savepoint with this id was committed meanwhile");
         }
-        java.util.Set<String> attempts = new java.util.TreeSet<>();
+        Set<AttemptId> attempts = new TreeSet<>();
         for (FileStatus s : entries) {
-            Optional<String> attempt = s.regularFile() ? StorageLayout.payloadAttempt(savepointId, s.name())
+            Optional<AttemptId> attempt = s.regularFile() ? AttemptId.ofPayloadName(savepointId, s.name())
                     : Optional.empty();
             if (attempt.isPresent() && renameMode) {
                 // published by a rename and left by a delete: no attempt writes into this folder
@@ -333,7 +357,7 @@ final class SavepointDeletion {
             }
         }
         long now = System.currentTimeMillis();
-        for (String attempt : attempts) {
+        for (AttemptId attempt : attempts) {
             if (removal.attemptAlive(jobId, attempt, now)) {
                 result.keep(OwnedRemoval.attemptFilesPath(dir, attempt), "attempt " + attempt + " is writing it");
             } else {

@@ -12,8 +12,8 @@ import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.Versions;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -22,12 +22,15 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -150,7 +153,7 @@ public final class SavepointStore {
      */
     public List<SavepointHint> hints(String jobId) {
         String jobDir = layout.savepointJobDir(jobId);
-        Map<String, List<StorageLayout.Marker>> markers = new java.util.HashMap<>();
+        Map<String, List<StorageLayout.Marker>> markers = new HashMap<>();
         for (String name : listNamesOrFail(layout.indexDir(jobId), "list the savepoint index of job " + jobId)) {
             StorageLayout.parseMarker(name).ifPresent(m ->
                     markers.computeIfAbsent(m.savepointId(), k -> new ArrayList<>(1)).add(m));
@@ -244,7 +247,7 @@ public final class SavepointStore {
             }
             if (!status.get().regularFile()) {
                 throw new SavepointCorruptedException(file, "Savepoint metadata is not a regular file", "a regular file",
-                        status.get().type().name().toLowerCase(java.util.Locale.ROOT));
+                        status.get().type().name().toLowerCase(Locale.ROOT));
             }
             if (status.get().length() > MetadataCodec.MAX_LENGTH) {
                 throw new SavepointCorruptedException(file, "Savepoint metadata is implausibly large",
@@ -285,7 +288,7 @@ public final class SavepointStore {
         try {
             if (version >= MetadataCodec.FIRST_CHUNKED_VERSION) {
                 String what = entry.file() + " of savepoint " + handle.savepointId() + " of job " + handle.jobId();
-                java.nio.channels.ReadableByteChannel channel = fs.openChannel(path);
+                ReadableByteChannel channel = fs.openChannel(path);
                 return channel != null ? format.verification().open(channel, path, what, entry)
                         : format.verification().open(fs.openWhole(path, entry.length(), entry.chunks().chunkSize()), path,
                                 what, entry);
@@ -318,7 +321,7 @@ public final class SavepointStore {
         }
         if (status.isPresent() && !status.get().regularFile()) {
             throw new SavepointCorruptedException(path, "Payload is not a regular file", "a regular file",
-                    status.get().type().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '), refused);
+                    status.get().type().name().toLowerCase(Locale.ROOT).replace('_', ' '), refused);
         }
     }
 
@@ -356,7 +359,7 @@ public final class SavepointStore {
                 }
                 if (status.isPresent() && !status.get().regularFile()) {
                     throw new SavepointCorruptedException(path, "Payload is not a regular file", "a regular file",
-                            status.get().type().name().toLowerCase(java.util.Locale.ROOT));
+                            status.get().type().name().toLowerCase(Locale.ROOT));
                 }
                 if (status.isPresent() && status.get().length() != entry.length()) {
                     long offset = mismatchOffset(entry, status.get().length());
@@ -437,11 +440,9 @@ public final class SavepointStore {
     /** True when an attempt at {@code savepointId} holds a fresh lease, in this process or another. */
     boolean isLeased(String jobId, String savepointId, long nowMillis) {
         for (FileStatus s : listOrFail(layout.stagingDir(jobId), "list staging of job " + jobId)) {
-            if (!s.directory() && s.name().endsWith(StorageLayout.LEASE_SUFFIX) && inFlight.isFresh(s, nowMillis)) {
-                String attempt = s.name().substring(0, s.name().length() - StorageLayout.LEASE_SUFFIX.length());
-                if (StorageLayout.attemptSavepointId(attempt).filter(savepointId::equals).isPresent()) {
-                    return true;
-                }
+            if (!s.directory() && AttemptId.ofLeaseName(s.name()).filter(a -> a.savepointId().equals(savepointId))
+                    .isPresent() && inFlight.isFresh(s, nowMillis)) {
+                return true;
             }
         }
         return false;

@@ -7,10 +7,11 @@ import io.keepsake.storage.SavepointCommitFailedException;
 import io.keepsake.storage.SavepointCommitStateUnknownException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
+import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageListener;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
@@ -19,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
@@ -72,7 +74,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final String jobDir;
     private final String target;
     private final String workDir;
-    private final String attemptId;
+    private final AttemptId attempt;
     private final Publication publication;
     private final InFlightAttempts inFlight;
     private final StorageListener listener;
@@ -91,7 +93,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
     private final FormatSettings format;
     private State state = State.OPEN;
 
-    private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, String attemptId,
+    private StagedSavepointWriter(StorageLayout layout, SavepointRequest request, AttemptId attempt,
                                   InFlightAttempts inFlight, StorageListener listener, FormatSettings format) {
         this.listener = listener;
         this.format = format;
@@ -100,19 +102,14 @@ public final class StagedSavepointWriter implements SavepointWriter {
         this.request = request;
         this.jobDir = layout.savepointJobDir(request.jobId());
         this.target = layout.savepointDir(request.jobId(), request.savepointId());
-        this.attemptId = attemptId;
+        this.attempt = attempt;
         this.inFlight = inFlight;
         this.publication = fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)
-                ? new DirectoryRenamePublication(this, fs, request, fs.child(layout.stagingDir(request.jobId()), attemptId),
+                ? new DirectoryRenamePublication(this, fs, request, layout.workDir(request.jobId(), attempt),
                         target, jobDir)
-                : new CreateIfAbsentPublication(this, layout, request, attemptId, target);
+                : new CreateIfAbsentPublication(this, layout, request, attempt, target);
         this.workDir = publication.workDir();
         this.syncs = new PayloadSyncs(fs);
-    }
-
-    /** The attempt id of a new attempt at {@code savepointId}: the id, a dot and 16 hex digits. */
-    static String newAttemptId(String savepointId) {
-        return savepointId + "." + RandomNames.hex();
     }
 
     /**
@@ -134,8 +131,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
     public static StagedSavepointWriter begin(StorageLayout layout, SavepointRequest request,
                                               InFlightAttempts inFlight, StorageListener listener,
                                               FormatSettings format) {
-        String attemptId = newAttemptId(request.savepointId());
-        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, attemptId, inFlight, listener, format);
+        StagedSavepointWriter w = new StagedSavepointWriter(layout, request, AttemptId.next(request.savepointId()),
+                inFlight, listener, format);
         // Where publication is create-if-absent, the check that the id is not published yet is one
         // listing of the savepoint folder, overlapping the lease's write: the two are independent
         // (the check only reads, and its answer is acted on after both ended), so on an object
@@ -151,7 +148,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
                 throw w.committedAlready();
             }
             RootMarker.ensure(w.fs, layout.savepointRoot(), inFlight);
-            w.lease = inFlight.acquire(w.workDir, layout.leasePath(request.jobId(), attemptId));
+            w.lease = inFlight.acquire(w.workDir, layout.leasePath(request.jobId(), w.attempt));
             w.publication.beginWork();
             if (published != null && published.join()) {
                 w.state = State.ABORTED;
@@ -198,7 +195,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             throw new InvalidStorageArgumentException("Cannot open payload of savepoint " + request.savepointId()
                     + " of job " + request.jobId() + ": pipeline already has one (" + pipelineId + ")");
         }
-        String file = StorageLayout.payloadName(pipelineId, attemptId);
+        String file = attempt.payloadName(pipelineId);
         String path = fs.child(workDir, file);
         SyncableOutputStream raw;
         try {
@@ -269,7 +266,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         LOG.info("Committed savepoint {} of job {} with {} payload(s), {} bytes in {} ms ({})", request.savepointId(),
                 request.jobId(), manifest.size(), bytes, took.toMillis(), target);
         listener.onCommit(request.jobId(), request.savepointId(), bytes, took);
-        NewestMarkers.tidyLater(layout, inFlight, request.jobId());
+        NewestMarkerTidying.tidyLater(layout, inFlight, request.jobId());
         return new SavepointHandle(target, meta);
     }
 
@@ -281,7 +278,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
         Optional<PayloadSyncs.Failure> failure;
         try {
             failure = syncs.awaitAll();
-        } catch (java.io.InterruptedIOException e) {
+        } catch (InterruptedIOException e) {
             abortQuietly();
             throw failed("interrupted while its payloads were being synced", e);
         }
@@ -416,8 +413,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
         if (meta.manifest().isEmpty()) {
             return new NewestMarkerWrite(null, null); // it holds no pipeline's state, so it is never a newest one
         }
-        String path = fs.child(NewestMarkers.dir(layout, meta.jobId()), NewestMarkers.name(meta, attemptId));
-        Overlapped.Call<String> write = () -> NewestMarkers.write(layout, meta, attemptId);
+        String path = fs.child(NewestMarkers.dir(layout, meta.jobId()), NewestMarkers.name(meta, attempt));
+        Overlapped.Call<String> write = () -> NewestMarkers.write(layout, meta, attempt);
         return new NewestMarkerWrite(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
     }
 
@@ -536,7 +533,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
             if (StorageLayout.indexMarker(published).filter(name::equals).isPresent()) {
                 putMarkerBack(marker);
             }
-        } catch (io.keepsake.storage.SavepointNotFoundException notPublished) {
+        } catch (SavepointNotFoundException notPublished) {
             // nobody published this id: the marker stays removed
         } catch (RuntimeException e) {
             LOG.warn("Cannot tell whether savepoint {} of job {} was published by another attempt, whose index marker"

@@ -1,9 +1,17 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.ManifestEntry;
+import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.spi.StorageFileSystem;
 
-import java.util.regex.Matcher;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -34,11 +42,8 @@ public final class StorageLayout {
     /** The longest marker name written, in UTF-8 bytes: what common file systems accept. */
     static final int MAX_MARKER_BYTES = 255;
 
-    /** The suffix of an attempt's lease file in the staging folder. */
-    static final String LEASE_SUFFIX = ".lease";
-
-    /** An attempt id: a savepoint id, a dot and 16 hex digits. */
-    private static final Pattern ATTEMPT = Pattern.compile("(.+)\\.[0-9a-f]{16}");
+    /** The suffix of an attempt's lease file in the staging folder ({@link AttemptId#leaseName}). */
+    static final String LEASE_SUFFIX = AttemptId.LEASE_SUFFIX;
 
     /** A payload file a Keepsake attempt writes into a savepoint folder. */
     private static final Pattern STAGED_PAYLOAD = Pattern.compile("pipeline--?\\d+(\\..+\\.[0-9a-f]{16})?\\.wire");
@@ -168,29 +173,43 @@ public final class StorageLayout {
      * before they carried it) when only that is at most {@value #MAX_MARKER_BYTES} bytes; empty when
      * neither is (such a savepoint has no marker; its metadata tells).
      */
-    static java.util.Optional<String> indexMarker(io.keepsake.storage.SavepointMeta meta) {
-        java.util.List<io.keepsake.storage.ManifestEntry> manifest = meta.manifest();
+    static Optional<String> indexMarker(SavepointMeta meta) {
+        return markerClaims(meta).map(claims -> claims + "@" + meta.savepointId());
+    }
+
+    /**
+     * What the index marker of a savepoint says before its {@code @<savepointId>}: the claims with
+     * the completion time, or without it when only that fits ({@link #indexMarker}); empty when the
+     * savepoint has no index marker.
+     */
+    static Optional<String> markerClaims(SavepointMeta meta) {
+        List<ManifestEntry> manifest = meta.manifest();
         if (manifest.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         StringBuilder claims = new StringBuilder();
-        manifest.stream().sorted(java.util.Comparator.comparingInt(io.keepsake.storage.ManifestEntry::pipelineId))
+        manifest.stream().sorted(Comparator.comparingInt(ManifestEntry::pipelineId))
                 .forEach(e -> claims.append(claims.length() == 0 ? "" : ",").append(e.pipelineId()).append('_')
                         .append(e.checkpointId()));
         String id = "@" + meta.savepointId();
-        for (String name : new String[] {claims + "~" + meta.completedTimestamp() + id, claims + id}) {
-            if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES) {
-                return java.util.Optional.of(name);
+        for (String prefix : new String[] {claims + "~" + meta.completedTimestamp(), claims.toString()}) {
+            if (fitsMarker(prefix + id)) {
+                return Optional.of(prefix);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
+    }
+
+    /** True when {@code name} is at most {@value #MAX_MARKER_BYTES} UTF-8 bytes long. */
+    static boolean fitsMarker(String name) {
+        return name.getBytes(StandardCharsets.UTF_8).length <= MAX_MARKER_BYTES;
     }
 
     /**
      * A parsed marker: the savepoint it names, the checkpoint id it claims per pipeline and the
      * completion time it claims (empty for a marker written without it).
      */
-    record Marker(String savepointId, java.util.Map<Integer, Long> claims, java.util.OptionalLong completed) {
+    record Marker(String savepointId, Map<Integer, Long> claims, OptionalLong completed) {
     }
 
     /**
@@ -200,49 +219,49 @@ public final class StorageLayout {
      * named twice. A lookup parses every marker of a job, so this is done by hand, without a
      * regular expression.
      */
-    static java.util.Optional<Marker> parseMarker(String name) {
+    static Optional<Marker> parseMarker(String name) {
         int at = name.indexOf('@');
         if (at <= 0 || at == name.length() - 1) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         for (int i = at + 1; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
         }
         int tilde = name.lastIndexOf('~', at);
         int claimsEnd = tilde < 0 ? at : tilde;
-        java.util.OptionalLong completed = java.util.OptionalLong.empty();
+        OptionalLong completed = OptionalLong.empty();
         try {
             if (tilde >= 0) {
                 if (numberEnd(name, tilde + 1, at) != at) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
-                completed = java.util.OptionalLong.of(Long.parseLong(name, tilde + 1, at, 10));
+                completed = OptionalLong.of(Long.parseLong(name, tilde + 1, at, 10));
             }
-            java.util.Map<Integer, Long> claims = new java.util.TreeMap<>();
+            Map<Integer, Long> claims = new TreeMap<>();
             int pos = 0;
             while (true) {
                 int underscore = numberEnd(name, pos, claimsEnd);
                 if (underscore < 0 || underscore == claimsEnd || name.charAt(underscore) != '_') {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 int end = numberEnd(name, underscore + 1, claimsEnd);
                 if (end < 0 || (end != claimsEnd && name.charAt(end) != ',')) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 if (claims.put(Integer.parseInt(name, pos, underscore, 10),
                         Long.parseLong(name, underscore + 1, end, 10)) != null) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 if (end == claimsEnd) {
-                    return java.util.Optional.of(new Marker(name.substring(at + 1), claims, completed));
+                    return Optional.of(new Marker(name.substring(at + 1), claims, completed));
                 }
                 pos = end + 1;
             }
         } catch (NumberFormatException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -267,14 +286,13 @@ public final class StorageLayout {
     }
 
     /** The lease file of an attempt in flight. */
-    public String leasePath(String jobId, String attemptId) {
-        return fs.child(stagingDir(jobId), attemptId + LEASE_SUFFIX);
+    String leasePath(String jobId, AttemptId attempt) {
+        return fs.child(stagingDir(jobId), attempt.leaseName());
     }
 
-    /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
-    static java.util.Optional<String> attemptSavepointId(String attemptId) {
-        Matcher m = ATTEMPT.matcher(attemptId);
-        return m.matches() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+    /** The work folder of an attempt publishing by directory rename. */
+    String workDir(String jobId, AttemptId attempt) {
+        return fs.child(stagingDir(jobId), attempt.toString());
     }
 
     /**
@@ -284,7 +302,7 @@ public final class StorageLayout {
      * Keepsake's in a folder whose metadata does not name it.
      */
     static boolean isKeepsakeFile(String folder, String name) {
-        return name.equals(MetadataCodec.FILE_NAME) || payloadAttempt(folder, name).isPresent();
+        return name.equals(MetadataCodec.FILE_NAME) || AttemptId.ofPayloadName(folder, name).isPresent();
     }
 
     /**
@@ -295,43 +313,24 @@ public final class StorageLayout {
         return name.equals(MetadataCodec.FILE_NAME) || STAGED_PAYLOAD.matcher(name).matches();
     }
 
-    /** The name of a payload file: the pipeline and the attempt that wrote it, {@code pipeline-<pid>.<attemptId>.wire}. */
-    static String payloadName(int pipelineId, String attemptId) {
-        return "pipeline-" + pipelineId + "." + attemptId + ".wire";
+    /*
+     * The text forms the garbage collector's planning calls with the names it lists; each reads the
+     * name once through AttemptId.
+     */
+
+    /** The lease file of the attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
+    String leasePath(String jobId, String attemptId) {
+        return leasePath(jobId, AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
+                "Cannot name lease: not an attempt id (" + attemptId + ")")));
     }
 
-    /**
-     * The attempt that wrote {@code name} into the savepoint folder {@code folder}, when the name is
-     * {@code pipeline-<pid>.<folder>.<16 hex>.wire}; empty for any other name, an attempt at
-     * another savepoint id included.
-     */
-    static java.util.Optional<String> payloadAttempt(String folder, String name) {
-        String prefix = "pipeline-";
-        String suffix = ".wire";
-        if (!name.startsWith(prefix) || !name.endsWith(suffix)) {
-            return java.util.Optional.empty();
-        }
-        int i = prefix.length();
-        if (i < name.length() && name.charAt(i) == '-') {
-            i++;
-        }
-        int digits = i;
-        while (i < name.length() && name.charAt(i) >= '0' && name.charAt(i) <= '9') {
-            i++;
-        }
-        int attemptStart = i + 1;
-        int attemptEnd = name.length() - suffix.length();
-        if (i == digits || i >= name.length() || name.charAt(i) != '.'
-                || attemptEnd - attemptStart != folder.length() + 17
-                || !name.startsWith(folder, attemptStart) || name.charAt(attemptStart + folder.length()) != '.') {
-            return java.util.Optional.empty();
-        }
-        for (int h = attemptStart + folder.length() + 1; h < attemptEnd; h++) {
-            char c = name.charAt(h);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return java.util.Optional.empty();
-            }
-        }
-        return java.util.Optional.of(name.substring(attemptStart, attemptEnd));
+    /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
+    static Optional<String> attemptSavepointId(String attemptId) {
+        return AttemptId.parse(attemptId).map(AttemptId::savepointId);
+    }
+
+    /** {@link AttemptId#ofPayloadName}, as the attempt id's text. */
+    static Optional<String> payloadAttempt(String folder, String name) {
+        return AttemptId.ofPayloadName(folder, name).map(AttemptId::toString);
     }
 }

@@ -1,19 +1,28 @@
 package io.keepsake.storage.spi;
 
+import io.keepsake.storage.KeepsakeStorage;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The small file-system primitive SPI a backend supplies; the commit protocol, validation and
- * checksums are written once on top of it ({@link io.keepsake.storage.KeepsakeStorage#open}). Paths are strings in the
+ * checksums are written once on top of it ({@link KeepsakeStorage#open}). Paths are strings in the
  * backend's syntax with {@code /} separators; the protocol only ever joins validated names onto
  * configured roots with {@link #child}. Native errors are translated to {@link IOException}s that
- * name the path: {@link java.nio.file.FileAlreadyExistsException} when a must-create or rename
- * target exists, {@link java.nio.file.NoSuchFileException} when a source is missing.
+ * name the path: {@link FileAlreadyExistsException} when a must-create or rename
+ * target exists, {@link NoSuchFileException} when a source is missing.
  * Implementations are thread-safe.
  */
 public interface StorageFileSystem extends Closeable {
@@ -36,14 +45,14 @@ public interface StorageFileSystem extends Closeable {
      * two; the bundled backends override it with a create that cannot recreate the parent.
      *
      * @param mustCreate true to fail with {@code FileAlreadyExistsException} when it exists; false to overwrite
-     * @throws java.nio.file.NoSuchFileException when the parent directory is missing (or is not a directory)
+     * @throws NoSuchFileException when the parent directory is missing (or is not a directory)
      */
     default SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
         int slash = path.lastIndexOf('/');
         String parent = slash <= 0 ? "/" : path.substring(0, slash);
         Optional<FileStatus> status = stat(parent);
         if (status.isEmpty() || !status.get().directory()) {
-            throw new java.nio.file.NoSuchFileException(path, parent, "the parent directory is missing");
+            throw new NoSuchFileException(path, parent, "the parent directory is missing");
         }
         return create(path, mustCreate);
     }
@@ -52,7 +61,7 @@ public interface StorageFileSystem extends Closeable {
      * Opens a regular file for reading; anything else (a directory, a link, a FIFO, a device) is
      * refused without being opened, so a read never blocks on a special file.
      *
-     * @throws java.nio.file.NoSuchFileException when it is absent
+     * @throws NoSuchFileException when it is absent
      */
     InputStream open(String path) throws IOException;
 
@@ -67,7 +76,7 @@ public interface StorageFileSystem extends Closeable {
      *
      * @param expectedLength the length the caller expects, at least 0
      * @param alignment      the caller's unit of work in bytes (a payload's chunk size), at least 1
-     * @throws java.nio.file.NoSuchFileException when it is absent
+     * @throws NoSuchFileException when it is absent
      */
     default InputStream openWhole(String path, long expectedLength, int alignment) throws IOException {
         return open(path);
@@ -79,9 +88,9 @@ public interface StorageFileSystem extends Closeable {
      * file system reads through {@link #open} only, which is the default. The local disk has one;
      * readers of large payloads prefer it.
      *
-     * @throws java.nio.file.NoSuchFileException when it is absent
+     * @throws NoSuchFileException when it is absent
      */
-    default java.nio.channels.ReadableByteChannel openChannel(String path) throws IOException {
+    default ReadableByteChannel openChannel(String path) throws IOException {
         return null;
     }
 
@@ -117,8 +126,8 @@ public interface StorageFileSystem extends Closeable {
      * whose created files appear whole anyway, need not rename at all; the protocol never renames
      * on them.
      *
-     * @throws java.nio.file.FileAlreadyExistsException when the target exists
-     * @throws java.nio.file.NoSuchFileException        when the source is missing
+     * @throws FileAlreadyExistsException when the target exists
+     * @throws NoSuchFileException        when the source is missing
      */
     void rename(String source, String target) throws IOException;
 
@@ -166,9 +175,9 @@ public interface StorageFileSystem extends Closeable {
      *
      * @throws IOException when the directory cannot be opened or forced
      */
-    static void fsyncLocalDirectory(java.nio.file.Path directory) throws IOException {
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(directory,
-                java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    static void fsyncLocalDirectory(Path directory) throws IOException {
+        try (FileChannel channel = FileChannel.open(directory,
+                StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             channel.force(true);
         }
     }

@@ -19,8 +19,8 @@ class DiagramsNameTheLayoutTest {
     void theLayoutDiagramNamesEveryFolderAndFileKeepsakeWrites() throws IOException {
         String diagrams = Files.readString(DIAGRAMS);
         assertThat(diagrams).contains(RootMarker.NAME, StorageLayout.INDEX_DIR + "/", StorageLayout.STAGING_DIR + "/",
-                MetadataCodec.FILE_NAME, "{attemptId}" + StorageLayout.LEASE_SUFFIX, "{attemptId}" + AttemptOutcome.SUFFIX,
-                StorageLayout.payloadName(0, "{attemptId}").replace("0", "{pid}"), "@{savepointId}",
+                MetadataCodec.FILE_NAME, "{attemptId}" + AttemptId.LEASE_SUFFIX, "{attemptId}" + AttemptId.OUTCOME_SUFFIX,
+                AttemptId.payloadName(0, "{attemptId}").replace("0", "{pid}"), "@{savepointId}",
                 "{savepointId}.{16 hex}" + SavepointDeletion.RECORD_SUFFIX);
     }
 

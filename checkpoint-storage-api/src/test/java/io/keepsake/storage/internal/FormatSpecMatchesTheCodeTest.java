@@ -133,12 +133,12 @@ class FormatSpecMatchesTheCodeTest {
         String spec = spec();
         assertThat(spec).contains("`" + MetadataCodec.FILE_NAME + "`", "`<savepointRoot>/" + RootMarker.NAME + "`",
                 StorageLayout.INDEX_DIR + "/", StorageLayout.STAGING_DIR + "/",
-                "`<attemptId>" + StorageLayout.LEASE_SUFFIX + "`", "`<attemptId>" + AttemptOutcome.SUFFIX + "`",
+                "`<attemptId>" + AttemptId.LEASE_SUFFIX + "`", "`<attemptId>" + AttemptId.OUTCOME_SUFFIX + "`",
                 "`<attemptId>" + GcPlanner.TOMBSTONE_MARK + "<16 hex>/`",
-                "`<attemptId>" + AttemptOutcome.SUFFIX + StagedFiles.TEMP_MARK + "<16 hex>`",
+                "`<attemptId>" + AttemptId.OUTCOME_SUFFIX + StagedFiles.TEMP_MARK + "<16 hex>`",
                 "`<savepointId>.<16 hex>" + SavepointDeletion.RECORD_SUFFIX + "`");
 
-        String template = StorageLayout.payloadName(7, "ATTEMPT").replace("7", "<pid>")
+        String template = AttemptId.payloadName(7, "ATTEMPT").replace("7", "<pid>")
                 .replace("ATTEMPT", "<attemptId>");
         assertThat(spec).contains("\n" + template + "\n");
 
@@ -147,9 +147,9 @@ class FormatSpecMatchesTheCodeTest {
         assertThat(spec).contains("(`" + savepointId + "`)");
         Matcher example = Pattern.compile("`(pipeline-1\\.[^`]+\\.wire)`").matcher(spec);
         assertThat(example.find()).as("the spec's example payload name").isTrue();
-        assertThat(StorageLayout.payloadAttempt(savepointId, example.group(1)))
+        assertThat(AttemptId.ofPayloadName(savepointId, example.group(1)))
                 .as("the attempt in the example payload name").hasValueSatisfying(attempt ->
-                        assertThat(StorageLayout.payloadName(1, attempt)).isEqualTo(example.group(1)));
+                        assertThat(attempt.payloadName(1)).isEqualTo(example.group(1)));
     }
 
     @Test
@@ -184,7 +184,7 @@ class FormatSpecMatchesTheCodeTest {
                 1_764_570_000_000L, 1_764_570_000_123L, "engine-wire-v1",
                 List.of(new ManifestEntry(2, 42, "b.wire", 0, zeros), new ManifestEntry(1, 42, "a.wire", 0, zeros)),
                 Map.of());
-        assertThat(NewestMarkers.name(meta, "sp-1764570000000-1a2b3c4d.0f1e2d3c4b5a6978")).isEqualTo(m.group(1));
+        assertThat(NewestMarkers.name(meta, new AttemptId("sp-1764570000000-1a2b3c4d", "0f1e2d3c4b5a6978"))).isEqualTo(m.group(1));
         NewestMarkers.Marker parsed = NewestMarkers.parse(m.group(1)).orElseThrow();
         assertThat(parsed.savepointId()).isEqualTo("sp-1764570000000-1a2b3c4d");
         assertThat(parsed.claims()).isEqualTo(Map.of(1, 42L, 2, 42L));

@@ -1,14 +1,11 @@
 package io.keepsake.seatunnel.engine;
 
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.reader.RestoredState;
 import io.keepsake.reader.SavepointRestorer;
 import io.keepsake.seatunnel.KeepsakeCheckpointStorage;
-import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointCommitFailedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.StagedCheckpoint;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
@@ -27,12 +24,15 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -90,11 +90,10 @@ public final class JobSavepoints {
     private final CheckpointStorage engineStorage;
     private final KeepsakeCheckpointStorage keepsake;
     private final Set<Integer> pipelines;
-    private final String chosenSavepoint;
     private final Duration sessionTimeout;
 
-    private boolean restoreRead;
-    private RestoredState restored;
+    /** The job's restore; null when its storage is not Keepsake's. */
+    private final JobRestore restore;
 
     private SavepointSaveSession session;
     private final Map<Integer, StagedCheckpoint> staged = new TreeMap<>();
@@ -113,8 +112,8 @@ public final class JobSavepoints {
         this.jobMaster = jobMaster;
         this.engineStorage = engineStorage;
         this.keepsake = keepsake;
-        this.pipelines = java.util.Collections.unmodifiableSet(new TreeSet<>(pipelines));
-        this.chosenSavepoint = chosenSavepoint;
+        this.pipelines = Collections.unmodifiableSet(new TreeSet<>(pipelines));
+        this.restore = keepsake == null ? null : new JobRestore(this.jobId, keepsake, this.pipelines, chosenSavepoint);
         this.sessionTimeout = sessionTimeout;
     }
 
@@ -200,120 +199,7 @@ public final class JobSavepoints {
         if (keepsake == null) {
             return engineStorage.getLatestCheckpointByJobIdAndPipelineId(jobId, pipelineId);
         }
-        int pid = Integer.parseInt(pipelineId.trim());
-        RestoredState state = restored();
-        io.keepsake.engine.CompletedCheckpoint checkpoint = state == null ? null : state.checkpoints().get(pid);
-        if (checkpoint == null) {
-            LOG.info("Job {} pipeline {}: no state to restore; it starts afresh", jobId, pid);
-            return null;
-        }
-        keepsake.savepointKeptOrRestored(jobId, pid);
-        RestoredState.Origin origin = state.origins().get(pid);
-        // Restoring a chosen savepoint: the pipeline's ids go on above every id the job has used, so that
-        // no later checkpoint file shares an id with an older one and the newest state stays the highest id.
-        long seed = chosenSavepoint == null ? checkpoint.checkpointId() : Math.max(checkpoint.checkpointId(), newestId(pid));
-        LOG.info("Job {} pipeline {}: restoring checkpoint {} from {} ({}); next checkpoint id {}", jobId, pid,
-                checkpoint.checkpointId(), origin.savepointId().map(id -> "savepoint " + id).orElse("a checkpoint file"),
-                origin.location(), seed + 1);
-        return PipelineState.builder().jobId(jobId).pipelineId(pid).checkpointId(seed)
-                .states(LegacyCheckpointCodec.encodeCheckpoint(checkpoint)).build();
-    }
-
-    private synchronized RestoredState restored() throws CheckpointStorageException {
-        if (restoreRead) {
-            return restored;
-        }
-        SavepointRestorer restorer = new SavepointRestorer(keepsake.checkpointSide(), keepsake.savepointSide())
-                .withFallbackPastCorrupted(true);
-        try {
-            Map<Integer, Long> checkpointedPast = chosenSavepoint == null ? Map.of() : checkpointedPastSavepoints();
-            if (chosenSavepoint != null && !checkpointedPast.isEmpty()) {
-                // The job checkpointed after its newest savepoint: it ran since the chosen restore (a master
-                // failover re-reads the same job options) or crashed past its last savepoint. Recovery wins.
-                LOG.warn("Job {} names savepoint {} in {}, but it has checkpoints newer than its newest savepoint"
-                        + " (pipeline: newest checkpoint id {}): the option is taken as applied already and the job"
-                        + " recovers its newest state; to go back to {}, stop the job with a savepoint first, or run"
-                        + " `keepsake prepare-restore {} {}` and restore without the option", jobId, chosenSavepoint,
-                        RESTORE_SAVEPOINT_OPTION, checkpointedPast, chosenSavepoint, jobId, chosenSavepoint);
-                restored = restorer.recoverLatest(jobId);
-            } else if (chosenSavepoint != null) {
-                RestoredState state = restorer.restoreSavepoint(jobId, chosenSavepoint);
-                Set<Integer> missing = new TreeSet<>(pipelines);
-                missing.removeAll(state.checkpoints().keySet());
-                if (!missing.isEmpty()) {
-                    throw new CheckpointStorageException("Cannot restore job " + jobId + " from savepoint "
-                            + chosenSavepoint + " (" + RESTORE_SAVEPOINT_OPTION + "): it holds no state of pipelines "
-                            + missing + " (it holds " + new TreeSet<>(state.checkpoints().keySet()) + "; "
-                            + state.savepoint().map(SavepointHandle::location).orElse("") + ")");
-                }
-                restored = state;
-            } else {
-                restored = restorer.recoverLatest(jobId);
-            }
-        } catch (SavepointNotFoundException e) {
-            if (chosenSavepoint != null) {
-                throw new CheckpointStorageException("Cannot restore job " + jobId + " from savepoint " + chosenSavepoint
-                        + " (" + RESTORE_SAVEPOINT_OPTION + "): " + e.getMessage() + "; `keepsake list " + jobId
-                        + "` shows the job's savepoints", e);
-            }
-            restored = null; // the job has no state at all: it starts afresh, as the released engine does
-        } catch (RuntimeException e) {
-            throw new CheckpointStorageException("Cannot restore job " + jobId + (chosenSavepoint == null ? ""
-                    : " from savepoint " + chosenSavepoint) + " under " + keepsake.savepointSide().savepointRoot()
-                    + ": " + e.getMessage(), e);
-        }
-        restoreRead = true;
-        return restored;
-    }
-
-    /**
-     * The pipelines whose newest checkpoint file is newer than every savepoint bundle of the job holds
-     * for them, with that file's id; empty when the job has not checkpointed since its newest savepoint.
-     */
-    private Map<Integer, Long> checkpointedPastSavepoints() {
-        Map<Integer, Long> past = new TreeMap<>();
-        try {
-            Map<Integer, Long> inBundles = new TreeMap<>();
-            for (SavepointHandle h : keepsake.savepointSide().listSavepoints(jobId)) {
-                for (ManifestEntry e : h.meta().manifest()) {
-                    inBundles.merge(e.pipelineId(), e.checkpointId(), Math::max);
-                }
-            }
-            for (int pid : pipelines) {
-                io.keepsake.storage.PipelineState file = keepsake.checkpointSide()
-                        .getLatestCheckpointByJobIdAndPipelineId(jobId, Integer.toString(pid));
-                if (file != null && file.checkpointId() > inBundles.getOrDefault(pid, Long.MIN_VALUE)) {
-                    past.put(pid, file.checkpointId());
-                }
-            }
-        } catch (io.keepsake.storage.CheckpointStorageException e) {
-            throw new io.keepsake.storage.SavepointStorageException("Cannot list the checkpoints of job " + jobId
-                    + ": " + e.getMessage(), e);
-        }
-        return past;
-    }
-
-    /** The highest checkpoint id the job has used for a pipeline, in checkpoint files and bundles. */
-    private long newestId(int pipelineId) throws CheckpointStorageException {
-        long newest = Long.MIN_VALUE;
-        try {
-            io.keepsake.storage.PipelineState file = keepsake.checkpointSide()
-                    .getLatestCheckpointByJobIdAndPipelineId(jobId, Integer.toString(pipelineId));
-            if (file != null) {
-                newest = file.checkpointId();
-            }
-            for (SavepointHandle h : keepsake.savepointSide().listSavepoints(jobId)) {
-                for (ManifestEntry e : h.meta().manifest()) {
-                    if (e.pipelineId() == pipelineId) {
-                        newest = Math.max(newest, e.checkpointId());
-                    }
-                }
-            }
-        } catch (io.keepsake.storage.CheckpointStorageException | RuntimeException e) {
-            throw new CheckpointStorageException("Cannot restore job " + jobId + " from savepoint " + chosenSavepoint
-                    + ": the ids the job used cannot be listed: " + e.getMessage(), e);
-        }
-        return newest;
+        return restore.pipelineState(jobId, pipelineId);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -655,8 +541,8 @@ public final class JobSavepoints {
 
     private static String message(Throwable error) {
         Throwable t = error;
-        while (t.getCause() != null && (t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException)) {
+        while (t.getCause() != null && (t instanceof CompletionException
+                || t instanceof ExecutionException)) {
             t = t.getCause();
         }
         return t.getClass().getSimpleName() + ": " + t.getMessage();
