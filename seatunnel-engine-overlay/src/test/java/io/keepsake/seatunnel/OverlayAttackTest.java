@@ -1,7 +1,5 @@
 package io.keepsake.seatunnel;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,22 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * savepoint request while the first is pending (which once deadlocked the job's savepoint: the
  * joining request held the overlay's lock while the engine's coordinator waited for the pending one).
  */
-class OverlayAttackTest {
+class OverlayAttackTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void aCommitThatFailsAfterEveryPipelineReportedLeavesNothingAndEndsTheJobFailed(@TempDir Path dir) throws Exception {

@@ -1,8 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,23 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The control, the plugin alone with the same fault in a child JVM, keeps pipeline 1's savepoint as a
  * bundle of its own: a savepoint of half the job is visible.
  */
-class OverlayFailedSavepointTest {
+class OverlayFailedSavepointTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final Duration JOB_END = Duration.ofSeconds(180);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void aFailedPipelineAbortsTheJobSavepointLeavingNothingAndTheJobResumesLater(@TempDir Path dir) throws Exception {

@@ -6,8 +6,6 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.storage.internal.NewestMarkers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,22 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * wins; a name that is no savepoint, and a bundle whose format version is outside the reader
  * registry's window, which {@code -r} refuses at submission with the registry's message.
  */
-class OverlayRestoreChoiceTest {
+class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void theJobOptionRestoresAnOlderSavepointAndOtherChoicesAreRefusedAtSubmission(@TempDir Path dir) throws Exception {

@@ -2,8 +2,6 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
 import org.apache.seatunnel.engine.server.task.record.Barrier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,22 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   stopped and then failed by a savepoint that cannot be whole.</li>
  * </ul>
  */
-class OverlaySavepointStatusTest {
+class OverlaySavepointStatusTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void aSavepointRootThatCannotBeUsedRefusesTheRequestAndTheJobRunsOn(@TempDir Path dir) throws Exception {

@@ -1,6 +1,5 @@
 package io.keepsake.seatunnel;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,21 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * restore ({@code -r}) -> cancel deletes the savepoint. Asserting the loss proves the other
  * scenarios exercise the real failure.
  */
-class ControlScenarioTest {
-
-    static EmbeddedEngine engine;
+class ControlScenarioTest extends WithEmbeddedEngine {
 
     @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
+    static void recordEngineStart() {
         Figures.record("engine start (member + client), ms", engine.startMillis);
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
     }
 
     @Test

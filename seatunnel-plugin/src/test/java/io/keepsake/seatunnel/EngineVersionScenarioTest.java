@@ -1,8 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,22 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checks it against the version the build asked for. Nothing here depends on the engine's terminal
  * cleanup, which 2.3.4 does not do.
  */
-class EngineVersionScenarioTest {
+class EngineVersionScenarioTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void theEmbeddedEngineIsTheVersionTheBuildChose() {

@@ -2,7 +2,6 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,22 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Scenarios 2-6 and 9 of docs/seatunnel.md's "How it is tested" on one embedded SeaTunnel 2.3.8
  * engine, with the Keepsake plugin chosen as {@code checkpoint.storage.type = keepsake}.
  */
-class KeepsakePluginScenariosTest {
+class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    static EmbeddedEngine engine;
-
     @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
+    static void recordEngineStart() {
         Figures.record("engine start (member + client), ms", engine.startMillis);
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
     }
 
     private static Map<String, String> keepsake(Namespace ns) {

@@ -4,8 +4,6 @@ import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,23 +33,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *   flipped, {@code -r}).</li>
  * </ul>
  */
-class UpstreamCheckpointFailuresTest {
+class UpstreamCheckpointFailuresTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int MAX_RETAINED = 2;
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     /** What a run through {@code -s}, {@code -r} and two rotations of the new coordinator left. */
     private record Rotation(long jobId, long savepointId, Set<Long> firstRun, Set<Long> afterTwoRotations) {
