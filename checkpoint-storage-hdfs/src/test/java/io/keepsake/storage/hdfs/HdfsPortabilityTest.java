@@ -1,8 +1,8 @@
 package io.keepsake.storage.hdfs;
 
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.fixtures.Fixtures;
 import io.keepsake.fixtures.faults.ForwardingFileSystem;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointHandle;
@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -39,8 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HdfsPortabilityTest {
 
-    private static MiniHdfs hdfs;
-    private static HdfsFileSystem fs;
+    @RegisterExtension
+    static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
+
     private static HdfsFileSystem localFs;
 
     @TempDir
@@ -50,31 +52,23 @@ class HdfsPortabilityTest {
     private String hdfsNamespace;
 
     @BeforeAll
-    static void startCluster() throws Exception {
-        hdfs = MiniHdfs.start(HdfsPortabilityTest.class);
-        fs = hdfs.newFileSystem();
+    static void openLocalFileSystem() throws Exception {
         Configuration local = new Configuration();
         local.set("fs.defaultFS", "file:///");
         localFs = new HdfsFileSystem(local);
     }
 
     @AfterAll
-    static void stopCluster() throws Exception {
+    static void closeLocalFileSystem() throws Exception {
         if (localFs != null) {
             localFs.close();
-        }
-        if (fs != null) {
-            fs.close();
-        }
-        if (hdfs != null) {
-            hdfs.close();
         }
     }
 
     @BeforeEach
     void openStorageOnHdfs() {
-        hdfsNamespace = fs.normalizeRoot(hdfs.freshDirectory("/portability"));
-        onHdfs = KeepsakeStorage.open(new ForwardingFileSystem(fs), hdfsNamespace, null, 0);
+        hdfsNamespace = hdfs.fs().normalizeRoot(hdfs.freshDirectory("/portability"));
+        onHdfs = KeepsakeStorage.open(new ForwardingFileSystem(hdfs.fs()), hdfsNamespace, null, 0);
     }
 
     @AfterEach

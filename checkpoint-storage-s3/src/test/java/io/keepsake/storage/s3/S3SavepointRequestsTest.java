@@ -7,9 +7,8 @@ import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.internal.InFlightAttempts;
 import io.keepsake.storage.internal.NewestMarkers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.OutputStream;
 import java.util.List;
@@ -39,19 +38,8 @@ class S3SavepointRequestsTest {
      */
     static final int MAX_WAITED = PAYLOADS + 7;
 
-    private static S3ProxyServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     @Test
     void aSavepointWaitsForItsPayloadUploadsAndFourRoundTrips() throws Exception {
