@@ -27,8 +27,7 @@ class OverlayAttackTest extends WithEmbeddedEngine {
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-commit"), 5);
         Path conf = OverlayJobs.write(dir, "commit-fails", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         CompletableFuture.runAsync(() -> engine.requestSavepoint(jobId)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -45,8 +44,7 @@ class OverlayAttackTest extends WithEmbeddedEngine {
         Namespace ns = new Namespace(dir.resolve("ns"));
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = OverlayJobs.write(dir, "twice", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         // The second request comes once the first one's savepoint is pending in both coordinators (two requests

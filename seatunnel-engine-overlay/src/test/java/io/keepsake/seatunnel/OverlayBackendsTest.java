@@ -43,8 +43,7 @@ class OverlayBackendsTest extends WithEmbeddedEngine {
         try (SharedBackend ns = SharedBackend.start(backend, dir)) {
             long started = System.nanoTime();
             engine.useStorage("keepsake", ns.pluginConfig(), 5);
-            long jobId = engine.submit(conf);
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = engine.submitRunning(conf, WAIT);
             ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 1, WAIT);
 
             List<String> kept = new ArrayList<>();
@@ -73,8 +72,7 @@ class OverlayBackendsTest extends WithEmbeddedEngine {
                 saved.values().forEach(p -> p.requireUnderWay(Jobs.PROGRESS_SPLITS, "at the savepoint"));
 
                 long r = System.nanoTime();
-                engine.restore(conf, jobId);
-                engine.awaitStatus(jobId, "RUNNING", WAIT);
+                engine.restoreRunning(conf, jobId, WAIT);
                 for (int p = 1; p <= 2; p++) {
                     int pipeline = p;
                     EmbeddedEngine.await("pipeline " + p + " restored from " + bundle.savepointId(), WAIT,

@@ -38,8 +38,7 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-payload-2"), 5);
         Path conf = OverlayJobs.write(dir, "failing", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
 
@@ -65,8 +64,7 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
         // The fault gone (another plugin-config, so another storage), the job resumes and saves whole.
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString()), 5);
         long lastBefore = Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2));
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > lastBefore && ns.maxCheckpointId(jobId, 2) > lastBefore);
         engine.savepoint(jobId);

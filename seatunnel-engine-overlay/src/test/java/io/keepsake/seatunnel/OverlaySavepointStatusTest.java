@@ -47,8 +47,7 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
         Path conf = OverlayJobs.write(dir, "refused-root", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         Path blocker = savepointRoot.resolve(Long.toString(jobId));
@@ -85,8 +84,7 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         Namespace ns = new Namespace(dir.resolve("ns"));
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = batchOfUnevenPipelines(dir);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         String finished = "pending checkpoint(" + Barrier.PREPARE_CLOSE_BARRIER_ID + "/1@" + jobId + ") notify finished";
         EmbeddedEngine.await("pipeline 1's coordinator to finish", WAIT, () -> engineLog().contains(finished));
         // and the pipeline itself: 2.3.8's cancel (JobMaster, then SubPlan) and a pipeline's end (SubPlan, then

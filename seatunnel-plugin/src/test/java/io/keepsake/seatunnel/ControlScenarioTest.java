@@ -29,15 +29,13 @@ class ControlScenarioTest extends WithEmbeddedEngine {
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
         Path conf = Jobs.streaming(dir, "control", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+        long jobId = engine.submitRunning(conf, Duration.ofSeconds(60));
         EmbeddedEngine.await("two checkpoints", Duration.ofSeconds(60), () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         assertThat(ns.savepointFiles(jobId)).hasSize(1);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+        engine.restoreRunning(conf, jobId, Duration.ofSeconds(60));
         EmbeddedEngine.await("a checkpoint after the restore", Duration.ofSeconds(60),
                 () -> ns.maxCheckpointId(jobId, 1) > savepointId);
         engine.cancel(jobId);

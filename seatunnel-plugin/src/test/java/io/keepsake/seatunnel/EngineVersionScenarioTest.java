@@ -49,8 +49,7 @@ class EngineVersionScenarioTest extends WithEmbeddedEngine {
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = Jobs.streaming(dir, "version", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
@@ -59,8 +58,7 @@ class EngineVersionScenarioTest extends WithEmbeddedEngine {
                 .isEqualTo(KeepsakeCheckpointStorage.savepointId(savepointId, 1)));
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
         long firstAfterRestore = ns.checkpoints(jobId).stream().mapToLong(Namespace.CheckpointFile::checkpointId)
                 .filter(id -> id > savepointId).min().orElseThrow();

@@ -41,8 +41,7 @@ class FailedSavepointTest extends WithEmbeddedEngine {
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
         Path conf = Jobs.streaming(dir, "failed-savepoint", 1, 1000);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         Path blocker = savepointRoot.resolve(Long.toString(jobId));
         Files.writeString(blocker, "a file where the job's savepoint folder goes");
@@ -63,8 +62,7 @@ class FailedSavepointTest extends WithEmbeddedEngine {
         assertThat(lastCheckpoint).as("nothing stored after the failed savepoint").isLessThan(failedAt);
 
         Files.delete(blocker);
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the failed savepoint's id", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > failedAt);
         engine.savepoint(jobId);

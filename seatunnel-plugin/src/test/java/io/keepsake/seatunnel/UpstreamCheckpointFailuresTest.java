@@ -51,16 +51,14 @@ class UpstreamCheckpointFailuresTest extends WithEmbeddedEngine {
             throws Exception {
         engine.useStorage(storage, config, MAX_RETAINED);
         Path conf = Jobs.streaming(dir, "rotation-" + storage, 1, 1000);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("four checkpoints", WAIT, () -> newest(ns, jobId) >= 4);
         engine.savepoint(jobId);
         long savepointId = newest(ns, jobId);
         Set<Long> firstRun = ids(ns, jobId);
         assertThat(firstRun).contains(savepointId);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("two rotations of the restored job's coordinator", WAIT, () -> {
             Set<Long> now = ids(ns, jobId);
             return newest(ns, jobId) >= savepointId + 6 && !now.contains(savepointId + 1)
@@ -133,8 +131,7 @@ class UpstreamCheckpointFailuresTest extends WithEmbeddedEngine {
                                                              Map<String, String> config) throws Exception {
         engine.useStorage(storage, config, 5);
         Path conf = Jobs.streaming(dir, "damaged-" + storage, 1, 1000);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("three checkpoints", WAIT, () -> newest(ns, jobId) >= 3);
         engine.savepoint(jobId);
         Namespace.CheckpointFile newest = ns.checkpoints(jobId).get(ns.checkpoints(jobId).size() - 1);

@@ -2,6 +2,7 @@ package io.keepsake.storage.hdfs;
 
 import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
+import org.junit.jupiter.api.Nested;
 
 import java.util.Map;
 
@@ -11,10 +12,16 @@ import java.util.Map;
  * {@code hdfs} with {@code storage.type local}.
  */
 class HdfsRawLocalReliabilityTest extends ReliabilitySuites {
+
     private static final ReliabilityBackend BACKEND = ReliabilityBackend.onLocalDisk("hdfs", Map.of("storage.type", "local"));
 
     @Override
     protected ReliabilityBackend backend() {
         return BACKEND;
     }
+
+    @Nested class Concurrency extends ReliabilitySuites.Concurrency { }
+    @Nested class MultiProcess extends ReliabilitySuites.MultiProcess { }
+    @Nested class Kill extends ReliabilitySuites.Kill { }
+    @Nested class Regressions extends ReliabilitySuites.Regressions { }
 }

@@ -4,6 +4,7 @@ import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
 import io.keepsake.fixtures.tck.StorageTarget;
 import io.keepsake.fixtures.tck.TreeAccess;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Path;
@@ -39,4 +40,9 @@ class S3ReliabilityTest extends ReliabilitySuites {
             }
         };
     }
+
+    @Nested class Concurrency extends ReliabilitySuites.Concurrency { }
+    @Nested class MultiProcess extends ReliabilitySuites.MultiProcess { }
+    @Nested class Kill extends ReliabilitySuites.Kill { }
+    @Nested class Regressions extends ReliabilitySuites.Regressions { }
 }
