@@ -10,12 +10,9 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,27 +40,14 @@ class HdfsPortabilityTest {
     @RegisterExtension
     static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
 
-    private static HdfsFileSystem localFs;
+    @RegisterExtension
+    static final RawLocalPerClass local = new RawLocalPerClass();
 
     @TempDir
     java.nio.file.Path temp;
 
     private KeepsakeStorage onHdfs;
     private String hdfsNamespace;
-
-    @BeforeAll
-    static void openLocalFileSystem() throws Exception {
-        Configuration local = new Configuration();
-        local.set("fs.defaultFS", "file:///");
-        localFs = new HdfsFileSystem(local);
-    }
-
-    @AfterAll
-    static void closeLocalFileSystem() throws Exception {
-        if (localFs != null) {
-            localFs.close();
-        }
-    }
 
     @BeforeEach
     void openStorageOnHdfs() {
@@ -152,7 +136,7 @@ class HdfsPortabilityTest {
         java.nio.file.Path localNamespace = temp.resolve("legacy");
         FileSystem su = hdfs.superuser();
         su.mkdirs(new Path(hdfsNamespace));
-        try (KeepsakeStorage onDisk = KeepsakeStorage.open(new ForwardingFileSystem(localFs), localFs.normalizeRoot(localNamespace.toString()), null, 0)) {
+        try (KeepsakeStorage onDisk = KeepsakeStorage.open(new ForwardingFileSystem(local.fs()), local.fs().normalizeRoot(localNamespace.toString()), null, 0)) {
             for (String job : jobs) {
                 java.nio.file.Path localJob = Fixtures.copyLegacyJob(job, localNamespace);
                 su.copyFromLocalFile(new Path(localJob.toUri()), new Path(hdfsNamespace));

@@ -1,69 +1,31 @@
 package io.keepsake.storage.s3;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import io.keepsake.fixtures.PerClassResource;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
 import java.util.Map;
 
 /**
- * One in-process {@link S3ProxyServer} for a test class, registered as
- * {@code @RegisterExtension static final S3ProxyPerClass server = new S3ProxyPerClass();}: started
- * before the class's first test (and before its own {@code @BeforeAll} methods) and stopped after its
- * last, with the shared file system and client it handed out. Nested classes use their enclosing
- * class's server.
+ * One in-process {@link S3ProxyServer} for a test class:
+ * {@code @RegisterExtension static final S3ProxyPerClass server = new S3ProxyPerClass();} starts it
+ * before the class and stops it after, with the shared file system and client it handed out.
  */
-final class S3ProxyPerClass implements BeforeAllCallback, AfterAllCallback {
-
-    private S3ProxyServer server;
-    private String owner;
-    private S3FileSystem fileSystem;
-    private S3Client sharedClient;
+final class S3ProxyPerClass extends PerClassResource<S3ProxyServer> {
 
     @Override
-    public void beforeAll(ExtensionContext context) throws Exception {
-        if (server == null) {
-            server = S3ProxyServer.start();
-            owner = context.getUniqueId();
-        }
+    protected S3ProxyServer start(Class<?> testClass) throws Exception {
+        return S3ProxyServer.start();
     }
 
-    @Override
-    public void afterAll(ExtensionContext context) throws Exception {
-        if (!context.getUniqueId().equals(owner)) {
-            return;
-        }
-        try (S3ProxyServer s = server; S3FileSystem f = fileSystem; S3Client c = sharedClient) {
-            server = null;
-            fileSystem = null;
-            sharedClient = null;
-            owner = null;
-        }
-    }
-
-    private S3ProxyServer running() {
-        if (server == null) {
-            throw new IllegalStateException("The S3 server runs only while its test class runs");
-        }
-        return server;
-    }
-
-    /** One file system on the server for the whole class, closed after it; storages opened on it never close it. */
+    /** One file system on the server for the whole class; storages opened on it never close it. */
     S3FileSystem fs() {
-        if (fileSystem == null) {
-            fileSystem = running().newFileSystem();
-        }
-        return fileSystem;
+        return shared("file system", () -> running().newFileSystem());
     }
 
-    /** One client of the server for the whole class, closed after it. */
+    /** One client of the server for the whole class. */
     S3Client client() {
-        if (sharedClient == null) {
-            sharedClient = running().client();
-        }
-        return sharedClient;
+        return shared("client", () -> running().client());
     }
 
     /** See {@link S3ProxyServer#endpoint()}. */
