@@ -1,6 +1,7 @@
 package io.keepsake.storage.s3;
 
 import io.keepsake.fixtures.PerClassResource;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
@@ -41,6 +42,12 @@ final class S3ProxyPerClass extends PerClassResource<S3ProxyServer> {
     /** A new file system on the server, which the caller closes. */
     S3FileSystem newFileSystem() {
         return running().newFileSystem();
+    }
+
+    /** A new file system on the server whose client shows every request to {@code interceptor}; the caller closes it. */
+    S3FileSystem newFileSystem(ExecutionInterceptor interceptor) {
+        return new S3FileSystem(S3ProxyServer.client(endpoint(), 4, interceptor), S3ProxyServer.BUCKET,
+                S3FileSystem.MIN_PART_SIZE, true, endpoint().toString());
     }
 
     /** See {@link S3ProxyServer#plant(String, byte[])}. */

@@ -51,8 +51,7 @@ class S3RangedReadTest {
     void newFileSystem() {
         log.release();
         log.clear();
-        fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        fs = server.newFileSystem(log);
         fs.readRanges(CHUNK, 4);
     }
 

@@ -44,8 +44,7 @@ class S3SavepointRequestsTest {
     @Test
     void aSavepointWaitsForItsPayloadUploadsAndFourRoundTrips() throws Exception {
         RequestLog log = new RequestLog(S3ProxyServer.BUCKET);
-        S3FileSystem fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        S3FileSystem fs = server.newFileSystem(log);
         String ns = fs.normalizeRoot(S3ProxyServer.freshDirectory("requests"));
         long first;
         long firstEnd;
@@ -108,8 +107,7 @@ class S3SavepointRequestsTest {
     @Test
     void aCheckpointStoreIsOneRequest() throws Exception {
         RequestLog log = new RequestLog(S3ProxyServer.BUCKET);
-        S3FileSystem fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        S3FileSystem fs = server.newFileSystem(log);
         String ns = fs.normalizeRoot(S3ProxyServer.freshDirectory("checkpoint-requests"));
         byte[] state = new byte[170_000];
         new Random(7).nextBytes(state);
