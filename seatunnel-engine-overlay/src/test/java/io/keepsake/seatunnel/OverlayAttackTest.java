@@ -1,7 +1,5 @@
 package io.keepsake.seatunnel;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,22 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * savepoint request while the first is pending (which once deadlocked the job's savepoint: the
  * joining request held the overlay's lock while the engine's coordinator waited for the pending one).
  */
-class OverlayAttackTest {
+class OverlayAttackTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void aCommitThatFailsAfterEveryPipelineReportedLeavesNothingAndEndsTheJobFailed(@TempDir Path dir) throws Exception {
@@ -42,8 +27,7 @@ class OverlayAttackTest {
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-commit"), 5);
         Path conf = OverlayJobs.write(dir, "commit-fails", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         CompletableFuture.runAsync(() -> engine.requestSavepoint(jobId)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -60,8 +44,7 @@ class OverlayAttackTest {
         Namespace ns = new Namespace(dir.resolve("ns"));
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = OverlayJobs.write(dir, "twice", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         // The second request comes once the first one's savepoint is pending in both coordinators (two requests

@@ -3,8 +3,6 @@ package io.keepsake.seatunnel;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,24 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link SharedBackend}), not through the plugin under test. With {@code -Poverlay-long} the job goes
  * through three rounds of {@code -s} and {@code -r} before the cancel: three bundles, each whole.
  */
-class OverlayBackendsTest {
+class OverlayBackendsTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofMinutes(3);
     private static final boolean LONG = Boolean.getBoolean("keepsake.overlay.long");
-
-    private static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"hdfs", "s3"})
@@ -59,8 +43,7 @@ class OverlayBackendsTest {
         try (SharedBackend ns = SharedBackend.start(backend, dir)) {
             long started = System.nanoTime();
             engine.useStorage("keepsake", ns.pluginConfig(), 5);
-            long jobId = engine.submit(conf);
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = engine.submitRunning(conf, WAIT);
             ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 1, WAIT);
 
             List<String> kept = new ArrayList<>();
@@ -89,8 +72,7 @@ class OverlayBackendsTest {
                 saved.values().forEach(p -> p.requireUnderWay(Jobs.PROGRESS_SPLITS, "at the savepoint"));
 
                 long r = System.nanoTime();
-                engine.restore(conf, jobId);
-                engine.awaitStatus(jobId, "RUNNING", WAIT);
+                engine.restoreRunning(conf, jobId, WAIT);
                 for (int p = 1; p <= 2; p++) {
                     int pipeline = p;
                     EmbeddedEngine.await("pipeline " + p + " restored from " + bundle.savepointId(), WAIT,

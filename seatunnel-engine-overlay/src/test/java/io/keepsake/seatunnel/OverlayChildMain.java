@@ -50,8 +50,7 @@ public final class OverlayChildMain {
         engine.useStorage(type, storage, 5);
         switch (action) {
             case "savepoint", "request-savepoint" -> {
-                long jobId = engine.submit(conf);
-                engine.awaitStatus(jobId, "RUNNING", WAIT);
+                long jobId = engine.submitRunning(conf, WAIT);
                 say("JOB " + jobId);
                 EmbeddedEngine.await("a checkpoint of every pipeline", WAIT, () -> {
                     for (int p = 1; p <= pipelines; p++) {
@@ -74,8 +73,7 @@ public final class OverlayChildMain {
             case "restore" -> {
                 long jobId = Long.parseLong(own.get("job"));
                 long above = Long.parseLong(own.getOrDefault("above", "0"));
-                engine.restore(conf, jobId);
-                engine.awaitStatus(jobId, "RUNNING", WAIT);
+                engine.restoreRunning(conf, jobId, WAIT);
                 say("RESTORED");
                 EmbeddedEngine.await("a checkpoint of every pipeline above " + above, WAIT, () -> {
                     for (int p = 1; p <= pipelines; p++) {

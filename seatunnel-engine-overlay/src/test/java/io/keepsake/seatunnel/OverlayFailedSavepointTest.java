@@ -1,8 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,23 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The control, the plugin alone with the same fault in a child JVM, keeps pipeline 1's savepoint as a
  * bundle of its own: a savepoint of half the job is visible.
  */
-class OverlayFailedSavepointTest {
+class OverlayFailedSavepointTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final Duration JOB_END = Duration.ofSeconds(180);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void aFailedPipelineAbortsTheJobSavepointLeavingNothingAndTheJobResumesLater(@TempDir Path dir) throws Exception {
@@ -53,8 +38,7 @@ class OverlayFailedSavepointTest {
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-payload-2"), 5);
         Path conf = OverlayJobs.write(dir, "failing", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
 
@@ -80,8 +64,7 @@ class OverlayFailedSavepointTest {
         // The fault gone (another plugin-config, so another storage), the job resumes and saves whole.
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString()), 5);
         long lastBefore = Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2));
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > lastBefore && ns.maxCheckpointId(jobId, 2) > lastBefore);
         engine.savepoint(jobId);

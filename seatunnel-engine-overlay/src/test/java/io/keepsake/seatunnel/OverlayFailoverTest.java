@@ -109,8 +109,7 @@ class OverlayFailoverTest {
                              StorageOptions.LEASE_TIMEOUT, LEASE_MILLIS)), 10)) {
             Path namespace = ns.localNamespace().orElseThrow();
             EmbeddedEngine client = cluster.client();
-            long jobId = client.submit(conf);
-            client.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = client.submitRunning(conf, WAIT);
             ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 2, WAIT);
             Path jobSavepoints = namespace.resolve("savepoint").resolve(Long.toString(jobId));
             boolean stalledCase = false;

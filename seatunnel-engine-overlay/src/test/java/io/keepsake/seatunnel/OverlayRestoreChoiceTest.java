@@ -6,8 +6,6 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.storage.internal.NewestMarkers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,22 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * wins; a name that is no savepoint, and a bundle whose format version is outside the reader
  * registry's window, which {@code -r} refuses at submission with the registry's message.
  */
-class OverlayRestoreChoiceTest {
+class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void theJobOptionRestoresAnOlderSavepointAndOtherChoicesAreRefusedAtSubmission(@TempDir Path dir) throws Exception {
@@ -54,16 +39,14 @@ class OverlayRestoreChoiceTest {
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = OverlayJobs.write(dir, "choice", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         engine.savepoint(jobId);
         SavepointHandle first = savepoints.list(jobId).get(0);
         long firstTop = top(first);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("two checkpoints of both pipelines after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= firstTop + 2 && ns.maxCheckpointId(jobId, 2) >= firstTop + 2);
         engine.savepoint(jobId);
@@ -77,8 +60,7 @@ class OverlayRestoreChoiceTest {
         // The older savepoint, chosen by the job option: its state, and checkpoint ids above every id used.
         Path chosen = OverlayJobs.write(dir, "choice-first", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000,
                 Map.of(JobSavepoints.RESTORE_SAVEPOINT_OPTION, first.savepointId()));
-        engine.restore(chosen, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(chosen, jobId, WAIT);
         for (ManifestEntry e : first.meta().manifest()) {
             assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + e.pipelineId() + ": restoring checkpoint "
                     + e.checkpointId() + " from savepoint " + first.savepointId());
@@ -108,8 +90,7 @@ class OverlayRestoreChoiceTest {
         for (int p = 1; p <= 2; p++) {
             newest.put(p, ns.maxCheckpointId(jobId, p));
         }
-        engine.restore(chosen, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(chosen, jobId, WAIT);
         assertThat(PluginLog.text()).contains("Job " + jobId + " names savepoint " + first.savepointId() + " in "
                 + JobSavepoints.RESTORE_SAVEPOINT_OPTION + ", but it has checkpoints newer than its newest savepoint");
         for (int p = 1; p <= 2; p++) {

@@ -2,8 +2,6 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
 import org.apache.seatunnel.engine.server.task.record.Barrier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,22 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   stopped and then failed by a savepoint that cannot be whole.</li>
  * </ul>
  */
-class OverlaySavepointStatusTest {
+class OverlaySavepointStatusTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void aSavepointRootThatCannotBeUsedRefusesTheRequestAndTheJobRunsOn(@TempDir Path dir) throws Exception {
@@ -62,8 +47,7 @@ class OverlaySavepointStatusTest {
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
         Path conf = OverlayJobs.write(dir, "refused-root", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         Path blocker = savepointRoot.resolve(Long.toString(jobId));
@@ -100,8 +84,7 @@ class OverlaySavepointStatusTest {
         Namespace ns = new Namespace(dir.resolve("ns"));
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = batchOfUnevenPipelines(dir);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         String finished = "pending checkpoint(" + Barrier.PREPARE_CLOSE_BARRIER_ID + "/1@" + jobId + ") notify finished";
         EmbeddedEngine.await("pipeline 1's coordinator to finish", WAIT, () -> engineLog().contains(finished));
         // and the pipeline itself: 2.3.8's cancel (JobMaster, then SubPlan) and a pipeline's end (SubPlan, then

@@ -37,8 +37,7 @@ class ClusterFailoverTest {
         try (SharedBackend ns = SharedBackend.start(storage, dir);
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(), 10)) {
             EmbeddedEngine client = cluster.client();
-            long jobId = client.submit(conf);
-            client.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = client.submitRunning(conf, WAIT);
             ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 3, WAIT);
 
             ClusterSteps.killMasterAndAwaitRestore(cluster, ns, jobId, "cluster failover (" + storage + ")", WAIT);

@@ -66,8 +66,7 @@ class ClusterSavepointTest {
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3);
              AttemptWatch watch = new AttemptWatch(ns)) {
             EmbeddedEngine client = cluster.client();
-            long jobId = client.submit(conf);
-            client.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = client.submitRunning(conf, WAIT);
             EmbeddedEngine.await("two checkpoints of each pipeline", WAIT,
                     () -> ns.maxCheckpointId(jobId, 1) >= 2 && ns.maxCheckpointId(jobId, 2) >= 2);
             EngineCluster.Member master = cluster.master();
@@ -202,8 +201,7 @@ class ClusterSavepointTest {
         try (SharedBackend ns = SharedBackend.start(storage, dir);
              EngineCluster cluster = EngineCluster.start(logs, ns.pluginConfig(shortLease), 3)) {
             EmbeddedEngine client = cluster.client();
-            long jobId = client.submit(conf);
-            client.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = client.submitRunning(conf, WAIT);
             RepeatedGc gc = RepeatedGc.start(ns, shortLease);
             try (gc) {
                 for (int round = 1; round <= 2; round++) {
@@ -218,8 +216,7 @@ class ClusterSavepointTest {
                     assertThat(ns.savepoints().list(jobId)).extracting(SavepointHandle::savepointId)
                             .contains(KeepsakeCheckpointStorage.savepointId(p1, 1));
                     if (round == 1) {
-                        client.restore(conf, jobId);
-                        client.awaitStatus(jobId, "RUNNING", WAIT);
+                        client.restoreRunning(conf, jobId, WAIT);
                     }
                 }
             }

@@ -49,8 +49,7 @@ class ClusterShortTest {
             ClusterSteps.Failover failover;
             try (gc) {
                 EmbeddedEngine client = cluster.client();
-                long jobId = client.submit(conf);
-                client.awaitStatus(jobId, "RUNNING", WAIT);
+                long jobId = client.submitRunning(conf, WAIT);
                 ClusterSteps.awaitCheckpointsWithProgress(ns, jobId, 2, WAIT);
 
                 failover = ClusterSteps.killMasterAndAwaitRestore(cluster, ns, jobId, label, WAIT);

@@ -143,8 +143,7 @@ final class ClusterSteps {
                                      long jobId, Map<Integer, FakeSourceProgress> saved, String label, Duration wait)
             throws Exception {
         long t0 = System.nanoTime();
-        client.restore(conf, jobId);
-        client.awaitStatus(jobId, "RUNNING", wait);
+        client.restoreRunning(conf, jobId, wait);
         awaitRestoredFrom(master, ids(saved), wait);
         Map<Integer, FakeSourceProgress> firstAfter = awaitResumed(ns, jobId, saved, wait);
         Figures.record(label + ": first checkpoint after the restore from the savepoint", summary(firstAfter));

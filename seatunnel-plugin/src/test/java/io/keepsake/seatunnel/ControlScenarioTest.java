@@ -1,6 +1,5 @@
 package io.keepsake.seatunnel;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,21 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * restore ({@code -r}) -> cancel deletes the savepoint. Asserting the loss proves the other
  * scenarios exercise the real failure.
  */
-class ControlScenarioTest {
-
-    static EmbeddedEngine engine;
+class ControlScenarioTest extends WithEmbeddedEngine {
 
     @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
+    static void recordEngineStart() {
         Figures.record("engine start (member + client), ms", engine.startMillis);
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
     }
 
     @Test
@@ -40,15 +29,13 @@ class ControlScenarioTest {
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
         Path conf = Jobs.streaming(dir, "control", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+        long jobId = engine.submitRunning(conf, Duration.ofSeconds(60));
         EmbeddedEngine.await("two checkpoints", Duration.ofSeconds(60), () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         assertThat(ns.savepointFiles(jobId)).hasSize(1);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+        engine.restoreRunning(conf, jobId, Duration.ofSeconds(60));
         EmbeddedEngine.await("a checkpoint after the restore", Duration.ofSeconds(60),
                 () -> ns.maxCheckpointId(jobId, 1) > savepointId);
         engine.cancel(jobId);

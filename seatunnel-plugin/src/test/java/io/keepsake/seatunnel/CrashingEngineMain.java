@@ -25,8 +25,7 @@ public final class CrashingEngineMain {
         Path conf = Path.of(args[1]);
         EmbeddedEngine engine = EmbeddedEngine.start();
         engine.useStorage("keepsake", Map.of("namespace", namespace.toString()), 3);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(60));
+        long jobId = engine.submitRunning(conf, Duration.ofSeconds(60));
         System.out.println("JOB " + jobId);
         System.out.flush();
         Path trigger = Path.of(namespace + ".savepoint-now");
@@ -37,8 +36,7 @@ public final class CrashingEngineMain {
         System.out.println("SAVED");
         System.out.flush();
         if (args.length > 2 && args[2].equals("then-restore")) {
-            engine.restore(conf, jobId);
-            engine.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(180));
+            engine.restoreRunning(conf, jobId, Duration.ofSeconds(180));
             System.out.println("RESTORED");
             System.out.flush();
         }

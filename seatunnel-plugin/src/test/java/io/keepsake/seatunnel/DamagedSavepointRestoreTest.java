@@ -69,8 +69,7 @@ class DamagedSavepointRestoreTest {
 
         try (EmbeddedEngine engine = EmbeddedEngine.start()) {
             engine.useStorage("keepsake", config, 3);
-            engine.restore(conf, jobId);
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
+            engine.restoreRunning(conf, jobId, WAIT);
             long job = jobId;
             EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(job, 1) > newest);
             assertThat(ns.checkpoints(jobId)).as("checkpoint ids continue from the newest checkpoint, %s", newest)

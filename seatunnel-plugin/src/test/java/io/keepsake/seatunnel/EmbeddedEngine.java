@@ -120,6 +120,19 @@ final class EmbeddedEngine implements AutoCloseable {
         return proxy.getJobId();
     }
 
+    /** Submits a job and waits until it is RUNNING; returns its job id. */
+    long submitRunning(Path conf, Duration wait) throws Exception {
+        long jobId = submit(conf);
+        awaitStatus(jobId, "RUNNING", wait);
+        return jobId;
+    }
+
+    /** Restores a job from its latest state and waits until it is RUNNING again. */
+    void restoreRunning(Path conf, long jobId, Duration wait) throws Exception {
+        restore(conf, jobId);
+        awaitStatus(jobId, "RUNNING", wait);
+    }
+
     /** Restores a job from its latest state (as {@code seatunnel.sh -c conf -r jobId}). */
     long restore(Path conf, long jobId) throws Exception {
         String stopped = status(jobId);

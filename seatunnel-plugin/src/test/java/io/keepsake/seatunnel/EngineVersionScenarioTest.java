@@ -1,8 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,22 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checks it against the version the build asked for. Nothing here depends on the engine's terminal
  * cleanup, which 2.3.4 does not do.
  */
-class EngineVersionScenarioTest {
+class EngineVersionScenarioTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void theEmbeddedEngineIsTheVersionTheBuildChose() {
@@ -64,8 +49,7 @@ class EngineVersionScenarioTest {
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = Jobs.streaming(dir, "version", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
@@ -74,8 +58,7 @@ class EngineVersionScenarioTest {
                 .isEqualTo(KeepsakeCheckpointStorage.savepointId(savepointId, 1)));
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
         long firstAfterRestore = ns.checkpoints(jobId).stream().mapToLong(Namespace.CheckpointFile::checkpointId)
                 .filter(id -> id > savepointId).min().orElseThrow();

@@ -1,8 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,25 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The savepoint root is made unusable for the job by a regular file where the job's savepoint
  * folder goes: unlike a read-only mode it also stops a test run as root.
  */
-class FailedSavepointTest {
+class FailedSavepointTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     /** About four pipeline restarts of 3 s each plus a checkpoint interval; generous for a busy machine. */
     private static final Duration JOB_END = Duration.ofSeconds(180);
     private static final Pattern FAILED_SAVEPOINT = Pattern.compile("Cannot keep savepoint st-(\\d{19})-p1 of job (\\d+)");
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void stopWithASavepointThatCannotBeKeptEndsTheJobFailedAndItResumesFromItsLastCheckpoint(@TempDir Path dir)
@@ -56,8 +41,7 @@ class FailedSavepointTest {
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
         Path conf = Jobs.streaming(dir, "failed-savepoint", 1, 1000);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         Path blocker = savepointRoot.resolve(Long.toString(jobId));
         Files.writeString(blocker, "a file where the job's savepoint folder goes");
@@ -78,8 +62,7 @@ class FailedSavepointTest {
         assertThat(lastCheckpoint).as("nothing stored after the failed savepoint").isLessThan(failedAt);
 
         Files.delete(blocker);
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the failed savepoint's id", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > failedAt);
         engine.savepoint(jobId);

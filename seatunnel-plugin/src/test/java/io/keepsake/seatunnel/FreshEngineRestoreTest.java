@@ -38,8 +38,7 @@ class FreshEngineRestoreTest {
 
         try (EmbeddedEngine second = EmbeddedEngine.start()) {
             second.useStorage("keepsake", config, 5);
-            second.restore(conf, jobId);
-            second.awaitStatus(jobId, "RUNNING", WAIT);
+            second.restoreRunning(conf, jobId, WAIT);
             EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
             assertThat(ns.checkpoints(jobId)).as("checkpoint ids continue from the savepoint's + 1")
                     .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(savepointId + 1));

@@ -2,7 +2,6 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.SavepointHandle;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,22 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Scenarios 2-6 and 9 of docs/seatunnel.md's "How it is tested" on one embedded SeaTunnel 2.3.8
  * engine, with the Keepsake plugin chosen as {@code checkpoint.storage.type = keepsake}.
  */
-class KeepsakePluginScenariosTest {
+class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    static EmbeddedEngine engine;
-
     @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
+    static void recordEngineStart() {
         Figures.record("engine start (member + client), ms", engine.startMillis);
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
     }
 
     private static Map<String, String> keepsake(Namespace ns) {
@@ -51,8 +40,7 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("keepsake", keepsake(ns), 5);
         Path conf = Jobs.streaming(dir, "stream", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
@@ -63,8 +51,7 @@ class KeepsakePluginScenariosTest {
             assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId);
         });
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
         engine.cancel(jobId);
         EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
@@ -75,8 +62,7 @@ class KeepsakePluginScenariosTest {
         assertThat(verified).containsOnlyKeys(1);
         assertThat(verified.get(1).checkpointId()).isEqualTo(savepointId);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the second restore", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
         assertThat(ns.checkpoints(jobId)).as("checkpoint ids continue after the savepoint")
                 .allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointId));
@@ -101,13 +87,11 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("keepsake", keepsake(ns), 5);
         Path conf = Jobs.streaming(dir, "chosen", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         long first = ns.savepointFiles(jobId).get(0).checkpointId();
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("two checkpoints after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) >= first + 2);
         engine.savepoint(jobId);
         long second = ns.maxCheckpointId(jobId, 1);
@@ -134,8 +118,7 @@ class KeepsakePluginScenariosTest {
         assertThat(written.taskStates()).as("the prepared file holds the chosen savepoint's state")
                 .isEqualTo(savepoints.verify(firstHandle).get(1).taskStates());
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > restoresAs);
         assertThat(ns.checkpoints(jobId)).as("the engine restored the prepared state: ids continue from %s", restoresAs)
                 .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(restoresAs + 1));
@@ -153,8 +136,7 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("keepsake", keepsake(ns), 5);
         Path conf = Jobs.batch(dir, "batch", 8, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("a checkpoint", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
@@ -178,8 +160,7 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("keepsake", keepsake(ns), 5);
         Path conf = Jobs.streaming(dir, "two-pipelines", 2, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("checkpoints of both pipelines", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
         engine.savepoint(jobId);
@@ -187,8 +168,7 @@ class KeepsakePluginScenariosTest {
         ns.savepointFiles(jobId).forEach(f -> savepointIds.put(f.pipelineId(), f.checkpointId()));
         assertThat(savepointIds).containsOnlyKeys(1, 2);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("checkpoints of both pipelines after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > savepointIds.get(1) && ns.maxCheckpointId(jobId, 2) > savepointIds.get(2));
         engine.cancel(jobId);
@@ -202,8 +182,7 @@ class KeepsakePluginScenariosTest {
             assertThat(savepoints.verify(h)).hasSize(1);
         }
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("checkpoints of both pipelines after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > 0 && ns.maxCheckpointId(jobId, 2) > 0);
         for (int p = 1; p <= 2; p++) {
@@ -226,15 +205,13 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("keepsake", keepsake(ns), 2);
         Path conf = Jobs.streaming(dir, "rotation", 1, 500);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("rotation of the first checkpoints", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 4 && ns.checkpoints(jobId).stream().noneMatch(f -> f.checkpointId() == 1));
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("rotation of the first checkpoint after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= savepointId + 4
                         && ns.checkpoints(jobId).stream().noneMatch(f -> f.checkpointId() == savepointId + 1));
@@ -255,15 +232,13 @@ class KeepsakePluginScenariosTest {
         Path conf = Jobs.streaming(dir, "switch", 1, 1000);
 
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         long seatunnelSavepoint = ns.savepointFiles(jobId).get(0).checkpointId();
 
         engine.useStorage("keepsake", keepsake(ns), 5);
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the take-over", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > seatunnelSavepoint);
         engine.savepoint(jobId);
@@ -272,8 +247,7 @@ class KeepsakePluginScenariosTest {
                 .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(keepsakeSavepoint));
 
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after switching back", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > keepsakeSavepoint);
         engine.cancel(jobId);
@@ -294,13 +268,11 @@ class KeepsakePluginScenariosTest {
         engine.useStorage("keepsake", config, 5);
         Path conf = Jobs.streaming(dir, "hdfs", 1, 1000);
 
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
         engine.cancel(jobId);
         EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
@@ -309,8 +281,7 @@ class KeepsakePluginScenariosTest {
         assertThat(kept).hasSize(1);
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
         assertThat(org.apache.hadoop.util.VersionInfo.getVersion()).startsWith("3.1.4");
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
         assertThat(ns.checkpoints(jobId)).allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointId));
         engine.cancel(jobId);

@@ -49,8 +49,7 @@ class RepeatedCheckpointIdTest {
         Path conf = Jobs.streaming(dir, "repeat", 1, 3000);
         try (EmbeddedEngine engine = EmbeddedEngine.start()) {
             engine.useStorage("keepsake", config, 3);
-            long jobId = engine.submit(conf);
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
+            long jobId = engine.submitRunning(conf, WAIT);
             long a = savepointWhenReady(engine, ns, jobId);
             restoreAndCancel(engine, ns, conf, jobId, a);
 
@@ -68,8 +67,7 @@ class RepeatedCheckpointIdTest {
             }
 
             // -r skips the damaged bundles and restores checkpoint a; the next savepoint lands on a damaged one's id.
-            engine.restore(conf, jobId);
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
+            engine.restoreRunning(conf, jobId, WAIT);
             long x = savepointWhenReady(engine, ns, jobId);
             assertThat(x).as("the savepoint after a restore from checkpoint %s", a).isBetween(a + 1, a + DAMAGED);
             String damaged = KeepsakeCheckpointStorage.savepointId(x, 1);
@@ -84,8 +82,7 @@ class RepeatedCheckpointIdTest {
             // Once the checkpoint files are gone, -r restores that savepoint: the newest by checkpoint id and,
             // among the bundles of id x, by completion.
             restoreAndCancel(engine, ns, conf, jobId, x);
-            engine.restore(conf, jobId);
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
+            engine.restoreRunning(conf, jobId, WAIT);
             String restored = "Job " + jobId + " pipeline 1: newest state is savepoint " + taken.savepointId()
                     + " (checkpoint " + x + ")";
             EmbeddedEngine.await("the plugin's line: " + restored, WAIT, () -> PluginLog.text().contains(restored));
@@ -101,8 +98,7 @@ class RepeatedCheckpointIdTest {
     /** {@code -r}, a checkpoint after {@code after}, {@code -can}: the engine deletes the job's checkpoint files. */
     private static void restoreAndCancel(EmbeddedEngine engine, Namespace ns, Path conf, long jobId, long after)
             throws Exception {
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("a checkpoint after " + after, WAIT, () -> ns.maxCheckpointId(jobId, 1) > after);
         engine.cancel(jobId);
         EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));

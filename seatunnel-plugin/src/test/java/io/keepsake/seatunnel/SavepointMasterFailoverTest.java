@@ -44,8 +44,7 @@ class SavepointMasterFailoverTest {
             config.put(HangingSavepointStorageFactory.MARKER, marker.toString());
             try (EngineCluster cluster = EngineCluster.start(logs, HangingSavepointStorageFactory.IDENTIFIER, config, 10)) {
                 EmbeddedEngine client = cluster.client();
-                long jobId = client.submit(conf);
-                client.awaitStatus(jobId, "RUNNING", WAIT);
+                long jobId = client.submitRunning(conf, WAIT);
                 EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.maxCheckpointId(jobId, 1) >= 2);
 
                 CompletableFuture<Void> request = CompletableFuture.runAsync(() -> client.requestSavepoint(jobId));

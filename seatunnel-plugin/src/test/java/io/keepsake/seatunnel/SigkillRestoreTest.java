@@ -103,8 +103,7 @@ class SigkillRestoreTest {
         try (EmbeddedEngine engine = EmbeddedEngine.start()) {
             engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 3);
             for (long job : List.of(checkpointingJob, savingJob)) {
-                engine.restore(conf, job);
-                engine.awaitStatus(job, "RUNNING", WAIT);
+                engine.restoreRunning(conf, job, WAIT);
                 long from = restoredIds.get(job);
                 EmbeddedEngine.await("a checkpoint of job " + job + " after the restore", WAIT,
                         () -> ns.maxCheckpointId(job, 1) > from);

@@ -10,8 +10,6 @@ import io.keepsake.storage.localfile.LocalFileSystem;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,26 +36,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * system calls of one checkpoint store and one savepoint store. The figures go to
  * {@code target/seatunnel-figures.txt}; the test asserts only that every store took effect.
  */
-class StoreCostTest {
+class StoreCostTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     /** FakeSource splits giving a state of about 170 KB on SeaTunnel 2.3.8. */
     private static final int SPLITS = Integer.getInteger("keepsake.cost.splits", 950);
     private static final int ROUNDS = Integer.getInteger("keepsake.cost.rounds", 60);
     private static final int WARMUP = 15;
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     @Test
     void checkpointAndSavepointStoresAgainstOneFsyncedWrite(@TempDir Path dir) throws Exception {

@@ -4,8 +4,6 @@ import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,23 +33,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *   flipped, {@code -r}).</li>
  * </ul>
  */
-class UpstreamCheckpointFailuresTest {
+class UpstreamCheckpointFailuresTest extends WithEmbeddedEngine {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int MAX_RETAINED = 2;
-    static EmbeddedEngine engine;
-
-    @BeforeAll
-    static void startEngine() {
-        engine = EmbeddedEngine.start();
-    }
-
-    @AfterAll
-    static void stopEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     /** What a run through {@code -s}, {@code -r} and two rotations of the new coordinator left. */
     private record Rotation(long jobId, long savepointId, Set<Long> firstRun, Set<Long> afterTwoRotations) {
@@ -66,16 +51,14 @@ class UpstreamCheckpointFailuresTest {
             throws Exception {
         engine.useStorage(storage, config, MAX_RETAINED);
         Path conf = Jobs.streaming(dir, "rotation-" + storage, 1, 1000);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("four checkpoints", WAIT, () -> newest(ns, jobId) >= 4);
         engine.savepoint(jobId);
         long savepointId = newest(ns, jobId);
         Set<Long> firstRun = ids(ns, jobId);
         assertThat(firstRun).contains(savepointId);
 
-        engine.restore(conf, jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        engine.restoreRunning(conf, jobId, WAIT);
         EmbeddedEngine.await("two rotations of the restored job's coordinator", WAIT, () -> {
             Set<Long> now = ids(ns, jobId);
             return newest(ns, jobId) >= savepointId + 6 && !now.contains(savepointId + 1)
@@ -148,8 +131,7 @@ class UpstreamCheckpointFailuresTest {
                                                              Map<String, String> config) throws Exception {
         engine.useStorage(storage, config, 5);
         Path conf = Jobs.streaming(dir, "damaged-" + storage, 1, 1000);
-        long jobId = engine.submit(conf);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        long jobId = engine.submitRunning(conf, WAIT);
         EmbeddedEngine.await("three checkpoints", WAIT, () -> newest(ns, jobId) >= 3);
         engine.savepoint(jobId);
         Namespace.CheckpointFile newest = ns.checkpoints(jobId).get(ns.checkpoints(jobId).size() - 1);

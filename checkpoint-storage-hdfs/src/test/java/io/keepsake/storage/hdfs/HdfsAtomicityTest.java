@@ -1,5 +1,6 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.fixtures.faults.ForwardingFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointAlreadyExistsException;
 import io.keepsake.storage.SavepointHandle;
@@ -10,12 +11,10 @@ import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.apache.hadoop.security.UserGroupInformation;
-import io.keepsake.fixtures.faults.ForwardingFileSystem;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,31 +46,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HdfsAtomicityTest {
 
-    private static MiniHdfs hdfs;
-    private static HdfsFileSystem fs;
+    @RegisterExtension
+    static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
 
     private String namespace;
     private KeepsakeStorage storage;
 
-    @BeforeAll
-    static void startCluster() throws Exception {
-        hdfs = MiniHdfs.start(HdfsAtomicityTest.class);
-        fs = hdfs.newFileSystem();
-    }
-
-    @AfterAll
-    static void stopCluster() throws Exception {
-        if (fs != null) {
-            fs.close();
-        }
-        if (hdfs != null) {
-            hdfs.close();
-        }
-    }
-
     @BeforeEach
     void newNamespace() {
-        namespace = fs.normalizeRoot(hdfs.freshDirectory("/atomicity"));
+        namespace = hdfs.fs().normalizeRoot(hdfs.freshDirectory("/atomicity"));
     }
 
     @AfterEach
@@ -85,7 +68,7 @@ class HdfsAtomicityTest {
     /** A storage over the shared client that does not close it. */
     private KeepsakeStorage storage() {
         if (storage == null) {
-            storage = KeepsakeStorage.open(new ForwardingFileSystem(fs), namespace, null, 0);
+            storage = KeepsakeStorage.open(new ForwardingFileSystem(hdfs.fs()), namespace, null, 0);
         }
         return storage;
     }
@@ -110,7 +93,7 @@ class HdfsAtomicityTest {
 
     private List<String> tree(String dir) throws IOException {
         List<String> out = new ArrayList<>();
-        for (FileStatus s : fs.list(dir)) {
+        for (FileStatus s : hdfs.fs().list(dir)) {
             out.add(s.path() + (s.directory() ? "/" : " " + s.length()));
             if (s.directory()) {
                 out.addAll(tree(s.path()));
@@ -128,69 +111,69 @@ class HdfsAtomicityTest {
     }
 
     private byte[] read(String path) throws IOException {
-        try (InputStream in = fs.open(path)) {
+        try (InputStream in = hdfs.fs().open(path)) {
             return in.readAllBytes();
         }
     }
 
     @Test
     void hdfsPublishesByAtomicRenameAndNeedsNoDirectorySync() {
-        assertThat(fs.capabilities()).containsExactly(FsCapability.ATOMIC_DIRECTORY_RENAME);
+        assertThat(hdfs.fs().capabilities()).containsExactly(FsCapability.ATOMIC_DIRECTORY_RENAME);
     }
 
     @Test
     void renameOntoAnExistingSavepointFailsAndLeavesItUntouched() throws Exception {
         SavepointHandle existing = commit(storage(), "1001", "sp-1", bytes(1, 5_000));
         List<String> before = tree(existing.location());
-        String staged = fs.child(fs.child((storage().savepointRoot() + "/" + "1001"), ".staging"), "intruder");
-        write(fs, fs.child(staged, "_metadata.ser"), bytes(2, 100));
-        write(fs, fs.child(staged, "pipeline-1.wire"), bytes(3, 100));
+        String staged = hdfs.fs().child(hdfs.fs().child((storage().savepointRoot() + "/" + "1001"), ".staging"), "intruder");
+        write(hdfs.fs(), hdfs.fs().child(staged, "_metadata.ser"), bytes(2, 100));
+        write(hdfs.fs(), hdfs.fs().child(staged, "pipeline-1.wire"), bytes(3, 100));
 
-        assertThatThrownBy(() -> fs.rename(staged, existing.location()))
+        assertThatThrownBy(() -> hdfs.fs().rename(staged, existing.location()))
                 .isInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining(existing.location()).hasMessageContaining(staged);
 
         assertThat(tree(existing.location())).isEqualTo(before);
-        assertThat(fs.list(staged)).hasSize(2);
+        assertThat(hdfs.fs().list(staged)).hasSize(2);
         assertThat(storage().readSavepoint("1001", "sp-1").payloadOfPipeline(1)).isEqualTo(bytes(1, 5_000));
     }
 
     @Test
     void renameOntoAnEmptyDirectoryFailsToo() throws Exception {
-        String target = fs.child(namespace, "empty-target");
-        String source = fs.child(namespace, "source");
-        fs.mkdirs(target);
-        write(fs, fs.child(source, "file"), bytes(4, 10));
+        String target = hdfs.fs().child(namespace, "empty-target");
+        String source = hdfs.fs().child(namespace, "source");
+        hdfs.fs().mkdirs(target);
+        write(hdfs.fs(), hdfs.fs().child(source, "file"), bytes(4, 10));
 
-        assertThatThrownBy(() -> fs.rename(source, target)).isInstanceOf(FileAlreadyExistsException.class);
+        assertThatThrownBy(() -> hdfs.fs().rename(source, target)).isInstanceOf(FileAlreadyExistsException.class);
 
-        assertThat(fs.list(target)).isEmpty();
-        assertThat(fs.list(source)).extracting(FileStatus::name).containsExactly("file");
+        assertThat(hdfs.fs().list(target)).isEmpty();
+        assertThat(hdfs.fs().list(source)).extracting(FileStatus::name).containsExactly("file");
     }
 
     @Test
     void renameErrorsAreTypedAndNameBothPaths() throws Exception {
-        String missing = fs.child(namespace, "missing");
-        String somewhere = fs.child(namespace, "somewhere");
-        assertThatThrownBy(() -> fs.rename(missing, somewhere)).isInstanceOf(NoSuchFileException.class)
+        String missing = hdfs.fs().child(namespace, "missing");
+        String somewhere = hdfs.fs().child(namespace, "somewhere");
+        assertThatThrownBy(() -> hdfs.fs().rename(missing, somewhere)).isInstanceOf(NoSuchFileException.class)
                 .hasMessageContaining(missing).hasMessageContaining(somewhere);
 
-        String source = fs.child(namespace, "present");
-        fs.mkdirs(source);
-        String orphan = fs.child(fs.child(namespace, "no-parent"), "target");
-        assertThatThrownBy(() -> fs.rename(source, orphan)).isInstanceOf(FileSystemException.class)
+        String source = hdfs.fs().child(namespace, "present");
+        hdfs.fs().mkdirs(source);
+        String orphan = hdfs.fs().child(hdfs.fs().child(namespace, "no-parent"), "target");
+        assertThatThrownBy(() -> hdfs.fs().rename(source, orphan)).isInstanceOf(FileSystemException.class)
                 .isNotInstanceOf(NoSuchFileException.class)
                 .hasMessageContaining(source).hasMessageContaining(orphan);
-        assertThat(fs.stat(source)).isPresent();
+        assertThat(hdfs.fs().stat(source)).isPresent();
     }
 
     @Test
     void createIfAbsentOfMetadataFailsWhenItExists() throws Exception {
         SavepointHandle existing = commit(storage(), "1001", "sp-1", bytes(5, 300));
-        String metadata = fs.child(existing.location(), "_metadata.ser");
+        String metadata = hdfs.fs().child(existing.location(), "_metadata.ser");
         byte[] before = read(metadata);
 
-        assertThatThrownBy(() -> fs.create(metadata, true)).isInstanceOf(FileAlreadyExistsException.class)
+        assertThatThrownBy(() -> hdfs.fs().create(metadata, true)).isInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining(metadata);
 
         assertThat(read(metadata)).isEqualTo(before);
@@ -199,13 +182,13 @@ class HdfsAtomicityTest {
 
     @Test
     void createIfAbsentFailsWhileAnotherClientIsStillWritingTheFile() throws Exception {
-        String path = fs.child(namespace, "_metadata.ser");
+        String path = hdfs.fs().child(namespace, "_metadata.ser");
         try (HdfsFileSystem other = hdfs.newFileSystem()) {
             SyncableOutputStream first = other.create(path, true);
             first.write(bytes(6, 100));
             first.sync();
 
-            assertThatThrownBy(() -> fs.create(path, true)).isInstanceOf(FileAlreadyExistsException.class)
+            assertThatThrownBy(() -> hdfs.fs().create(path, true)).isInstanceOf(FileAlreadyExistsException.class)
                     .hasMessageContaining(path);
             assertThatThrownBy(() -> other.create(path, true)).isInstanceOf(FileAlreadyExistsException.class);
 
@@ -216,8 +199,8 @@ class HdfsAtomicityTest {
 
     @Test
     void syncedBytesAreReadableByAnotherClientBeforeClose() throws Exception {
-        String path = fs.child(namespace, "synced");
-        try (SyncableOutputStream out = fs.create(path, true); HdfsFileSystem other = hdfs.newFileSystem()) {
+        String path = hdfs.fs().child(namespace, "synced");
+        try (SyncableOutputStream out = hdfs.fs().create(path, true); HdfsFileSystem other = hdfs.newFileSystem()) {
             out.write(bytes(7, 4_096));
             out.sync();
             try (InputStream in = other.open(path)) {
@@ -270,7 +253,7 @@ class HdfsAtomicityTest {
             }
             assertThat(storage().listSavepoints("1001")).hasSize(4);
             assertThat(storage().collectGarbage(Duration.ZERO).deleted()).isEmpty();
-            assertThat(fs.list(fs.child((storage().savepointRoot() + "/" + "1001"), ".staging"))).isEmpty();
+            assertThat(hdfs.fs().list(hdfs.fs().child((storage().savepointRoot() + "/" + "1001"), ".staging"))).isEmpty();
         } finally {
             pool.shutdownNow();
             for (KeepsakeStorage s : storages) {
@@ -281,16 +264,16 @@ class HdfsAtomicityTest {
 
     @Test
     void everyCallRunsAsTheGivenUser() throws Exception {
-        String shared = fs.normalizeRoot(hdfs.freshDirectory("/shared"));
+        String shared = hdfs.fs().normalizeRoot(hdfs.freshDirectory("/shared"));
         org.apache.hadoop.fs.FileSystem su = hdfs.superuser();
         su.mkdirs(new org.apache.hadoop.fs.Path(shared));
         su.setPermission(new org.apache.hadoop.fs.Path(shared), new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
         UserGroupInformation alice = UserGroupInformation.createRemoteUser("alice");
         try (KeepsakeStorage s = KeepsakeStorage.open(new HdfsFileSystem(hdfs.clientConfiguration(), alice),
-                fs.child(shared, "ns"), null)) {
+                hdfs.fs().child(shared, "ns"), null)) {
             String name = s.storeCheckPoint(new io.keepsake.storage.PipelineState("1001", 1, 1, bytes(8, 10)));
             commit(s, "1001", "sp-1", bytes(9, 10));
-            assertThat(su.getFileStatus(new org.apache.hadoop.fs.Path(fs.child(fs.child(fs.child(shared, "ns"), "1001"), name)))
+            assertThat(su.getFileStatus(new org.apache.hadoop.fs.Path(hdfs.fs().child(hdfs.fs().child(hdfs.fs().child(shared, "ns"), "1001"), name)))
                     .getOwner()).isEqualTo("alice");
             assertThat(su.getFileStatus(new org.apache.hadoop.fs.Path((s.savepointRoot() + "/" + "1001" + "/" + "sp-1"))).getOwner())
                     .isEqualTo("alice");
@@ -300,11 +283,11 @@ class HdfsAtomicityTest {
     @Test
     void rootsAreQualifiedWithTheNameNodeAndStayOnIt() {
         String authority = hdfs.uri().getAuthority();
-        assertThat(fs.normalizeRoot("/a//b/")).isEqualTo("hdfs://" + authority + "/a/b");
-        assertThat(fs.normalizeRoot("hdfs://" + authority + "/a/b")).isEqualTo("hdfs://" + authority + "/a/b");
-        assertThat(fs.normalizeRoot("hdfs:/a/b")).isEqualTo("hdfs://" + authority + "/a/b");
+        assertThat(hdfs.fs().normalizeRoot("/a//b/")).isEqualTo("hdfs://" + authority + "/a/b");
+        assertThat(hdfs.fs().normalizeRoot("hdfs://" + authority + "/a/b")).isEqualTo("hdfs://" + authority + "/a/b");
+        assertThat(hdfs.fs().normalizeRoot("hdfs:/a/b")).isEqualTo("hdfs://" + authority + "/a/b");
         for (String bad : List.of("a/b", "/a/../b", "/a/./b", "hdfs://elsewhere:8020/a", "file:///a", "")) {
-            assertThatThrownBy(() -> fs.normalizeRoot(bad)).as(bad)
+            assertThatThrownBy(() -> hdfs.fs().normalizeRoot(bad)).as(bad)
                     .isInstanceOf(io.keepsake.storage.InvalidStorageArgumentException.class)
                     .hasMessageStartingWith("Cannot use storage root");
         }
@@ -312,28 +295,28 @@ class HdfsAtomicityTest {
 
     @Test
     void listingAFileOrANothingIsEmpty() throws Exception {
-        String file = fs.child(namespace, "plain");
-        write(fs, file, bytes(10, 3));
-        assertThat(fs.list(file)).isEmpty();
-        assertThat(fs.list(fs.child(namespace, "nothing"))).isEmpty();
-        assertThat(fs.list(namespace)).extracting(FileStatus::path, FileStatus::length)
+        String file = hdfs.fs().child(namespace, "plain");
+        write(hdfs.fs(), file, bytes(10, 3));
+        assertThat(hdfs.fs().list(file)).isEmpty();
+        assertThat(hdfs.fs().list(hdfs.fs().child(namespace, "nothing"))).isEmpty();
+        assertThat(hdfs.fs().list(namespace)).extracting(FileStatus::path, FileStatus::length)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(file, 3L));
     }
 
     @Test
     void deletingANonEmptyDirectoryWithoutRecursionIsRefused() throws Exception {
-        String dir = fs.child(namespace, "full");
-        write(fs, fs.child(dir, "f"), bytes(11, 3));
-        assertThatThrownBy(() -> fs.delete(dir, false)).isInstanceOf(java.nio.file.DirectoryNotEmptyException.class)
+        String dir = hdfs.fs().child(namespace, "full");
+        write(hdfs.fs(), hdfs.fs().child(dir, "f"), bytes(11, 3));
+        assertThatThrownBy(() -> hdfs.fs().delete(dir, false)).isInstanceOf(java.nio.file.DirectoryNotEmptyException.class)
                 .hasMessageContaining(dir);
-        assertThat(fs.delete(dir, true)).isTrue();
-        assertThat(fs.delete(dir, true)).isFalse();
+        assertThat(hdfs.fs().delete(dir, true)).isTrue();
+        assertThat(hdfs.fs().delete(dir, true)).isFalse();
     }
 
     @Test
     void openingAMissingFileIsNoSuchFile() {
-        String missing = fs.child(namespace, "missing");
-        assertThatThrownBy(() -> fs.open(missing)).isInstanceOf(NoSuchFileException.class).hasMessageContaining(missing);
+        String missing = hdfs.fs().child(namespace, "missing");
+        assertThatThrownBy(() -> hdfs.fs().open(missing)).isInstanceOf(NoSuchFileException.class).hasMessageContaining(missing);
     }
 
     @Test
@@ -346,21 +329,21 @@ class HdfsAtomicityTest {
 
     @Test
     void createInExistingDirectoryNeverRecreatesAMissingParentOnTheCluster() throws Exception {
-        String dir = fs.child(namespace, "staging-attempt");
-        fs.mkdirs(dir);
-        try (io.keepsake.storage.spi.SyncableOutputStream out = fs.createInExistingDirectory(fs.child(dir, "a"), true)) {
+        String dir = hdfs.fs().child(namespace, "staging-attempt");
+        hdfs.fs().mkdirs(dir);
+        try (io.keepsake.storage.spi.SyncableOutputStream out = hdfs.fs().createInExistingDirectory(hdfs.fs().child(dir, "a"), true)) {
             out.write(1);
         }
-        assertThat(fs.stat(fs.child(dir, "a"))).get().extracting(io.keepsake.storage.spi.FileStatus::length)
+        assertThat(hdfs.fs().stat(hdfs.fs().child(dir, "a"))).get().extracting(io.keepsake.storage.spi.FileStatus::length)
                 .isEqualTo(1L);
-        fs.delete(dir, true);
+        hdfs.fs().delete(dir, true);
         for (boolean mustCreate : new boolean[] {true, false}) {
-            assertThatThrownBy(() -> fs.createInExistingDirectory(fs.child(dir, "b"), mustCreate))
+            assertThatThrownBy(() -> hdfs.fs().createInExistingDirectory(hdfs.fs().child(dir, "b"), mustCreate))
                     .isInstanceOf(java.nio.file.NoSuchFileException.class).hasMessageContaining(dir);
-            assertThat(fs.stat(dir)).isEmpty();
+            assertThat(hdfs.fs().stat(dir)).isEmpty();
         }
         // The plain create does recreate the parent, as the protocol relied on so far.
-        fs.create(fs.child(dir, "c"), true).close();
-        assertThat(fs.stat(dir)).isPresent();
+        hdfs.fs().create(hdfs.fs().child(dir, "c"), true).close();
+        assertThat(hdfs.fs().stat(dir)).isPresent();
     }
 }

@@ -7,9 +7,8 @@ import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
 
@@ -19,33 +18,17 @@ import java.util.Map;
  */
 class HdfsContractTest extends StorageFaultContractTest {
 
-    private static MiniHdfs hdfs;
-    private static HdfsFileSystem fs;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        hdfs = MiniHdfs.start(HdfsContractTest.class);
-        fs = hdfs.newFileSystem();
-    }
-
-    @AfterAll
-    static void stopCluster() throws Exception {
-        if (fs != null) {
-            fs.close();
-        }
-        if (hdfs != null) {
-            hdfs.close();
-        }
-    }
+    @RegisterExtension
+    static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
 
     @Override
     protected StorageFileSystem fileSystem() {
-        return fs;
+        return hdfs.fs();
     }
 
     @Override
     protected String newBaseDirectory() {
-        return fs.normalizeRoot(hdfs.freshDirectory("/tck"));
+        return hdfs.fs().normalizeRoot(hdfs.freshDirectory("/tck"));
     }
 
     /** Format versions 1 and 2 written into one root of this cluster, read through the reader registry. */
@@ -54,12 +37,12 @@ class HdfsContractTest extends StorageFaultContractTest {
 
         @Override
         protected StorageFileSystem fileSystem() {
-            return fs;
+            return hdfs.fs();
         }
 
         @Override
         protected String newBaseDirectory() {
-            return fs.normalizeRoot(hdfs.freshDirectory("/versions"));
+            return hdfs.fs().normalizeRoot(hdfs.freshDirectory("/versions"));
         }
 
         @Override

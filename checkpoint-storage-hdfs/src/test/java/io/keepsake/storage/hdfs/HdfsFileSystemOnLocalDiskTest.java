@@ -3,13 +3,10 @@ package io.keepsake.storage.hdfs;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.SyncableOutputStream;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -37,42 +34,29 @@ class HdfsFileSystemOnLocalDiskTest {
     @TempDir
     Path temp;
 
-    private static HdfsFileSystem fs;
-
-    @BeforeAll
-    static void openFileSystem() throws IOException {
-        Configuration conf = new Configuration();
-        conf.set("fs.defaultFS", "file:///");
-        fs = new HdfsFileSystem(conf);
-    }
-
-    @AfterAll
-    static void closeFileSystem() throws IOException {
-        if (fs != null) {
-            fs.close();
-        }
-    }
+    @RegisterExtension
+    static final RawLocalPerClass local = new RawLocalPerClass();
 
     @Test
     void theLocalDiskClaimsDirectorySyncButNotAtomicRename() {
-        assertThat(fs.capabilities()).containsExactly(FsCapability.DIRECTORY_SYNC);
-        assertThat(fs.uri().toString()).isEqualTo("file:///");
+        assertThat(local.fs().capabilities()).containsExactly(FsCapability.DIRECTORY_SYNC);
+        assertThat(local.fs().uri().toString()).isEqualTo("file:///");
     }
 
     @Test
     void racingCreateIfAbsentHasExactlyOneWinnerEveryTime() throws Exception {
-        String base = fs.normalizeRoot(temp.toString());
+        String base = local.fs().normalizeRoot(temp.toString());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             for (int round = 0; round < 100; round++) {
-                String path = fs.child(base, "claim-" + round);
+                String path = local.fs().child(base, "claim-" + round);
                 CyclicBarrier start = new CyclicBarrier(2);
                 List<Future<Boolean>> outcomes = new ArrayList<>();
                 for (int racer = 0; racer < 2; racer++) {
                     byte content = (byte) racer;
                     Callable<Boolean> create = () -> {
                         start.await(10, TimeUnit.SECONDS);
-                        try (SyncableOutputStream out = fs.create(path, true)) {
+                        try (SyncableOutputStream out = local.fs().create(path, true)) {
                             out.write(content);
                             return true;
                         } catch (FileAlreadyExistsException lost) {
@@ -86,7 +70,7 @@ class HdfsFileSystemOnLocalDiskTest {
                     winners += f.get(30, TimeUnit.SECONDS) ? 1 : 0;
                 }
                 assertThat(winners).as("winners of round " + round).isEqualTo(1);
-                try (InputStream in = fs.open(path)) {
+                try (InputStream in = local.fs().open(path)) {
                     assertThat(in.readAllBytes()).hasSize(1);
                 }
             }
@@ -97,28 +81,28 @@ class HdfsFileSystemOnLocalDiskTest {
 
     @Test
     void renameNeverReplacesAnExistingTarget() throws Exception {
-        String base = fs.normalizeRoot(temp.toString());
-        String source = fs.child(base, "source");
-        String target = fs.child(base, "target");
-        try (SyncableOutputStream out = fs.create(fs.child(source, "f"), true)) {
+        String base = local.fs().normalizeRoot(temp.toString());
+        String source = local.fs().child(base, "source");
+        String target = local.fs().child(base, "target");
+        try (SyncableOutputStream out = local.fs().create(local.fs().child(source, "f"), true)) {
             out.write(1);
         }
-        fs.mkdirs(target);
-        assertThatThrownBy(() -> fs.rename(source, target)).isInstanceOf(FileAlreadyExistsException.class)
+        local.fs().mkdirs(target);
+        assertThatThrownBy(() -> local.fs().rename(source, target)).isInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining(target);
-        assertThat(fs.list(target)).isEmpty();
-        fs.rename(source, fs.child(base, "moved"));
-        assertThat(fs.list(fs.child(base, "moved"))).hasSize(1);
+        assertThat(local.fs().list(target)).isEmpty();
+        local.fs().rename(source, local.fs().child(base, "moved"));
+        assertThat(local.fs().list(local.fs().child(base, "moved"))).hasSize(1);
     }
 
     @Test
     void noChecksumSideFilesAreWritten() throws Exception {
-        String base = fs.normalizeRoot(temp.toString());
-        try (SyncableOutputStream out = fs.create(fs.child(base, "data"), true)) {
+        String base = local.fs().normalizeRoot(temp.toString());
+        try (SyncableOutputStream out = local.fs().create(local.fs().child(base, "data"), true)) {
             out.write(new byte[100]);
             out.sync();
         }
-        fs.syncDirectory(base);
+        local.fs().syncDirectory(base);
         try (Stream<Path> files = Files.list(temp)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("data");
         }
@@ -126,11 +110,11 @@ class HdfsFileSystemOnLocalDiskTest {
 
     @Test
     void localRootsAreQualifiedAsFileUris() {
-        assertThat(fs.normalizeRoot("/tmp/x/")).isEqualTo("file:///tmp/x");
-        assertThat(fs.normalizeRoot("file:/tmp/x")).isEqualTo("file:///tmp/x");
-        assertThat(fs.normalizeRoot("file:///tmp/x")).isEqualTo("file:///tmp/x");
-        assertThatThrownBy(() -> fs.normalizeRoot("hdfs://nn:8020/x")).isInstanceOf(InvalidStorageArgumentException.class)
+        assertThat(local.fs().normalizeRoot("/tmp/x/")).isEqualTo("file:///tmp/x");
+        assertThat(local.fs().normalizeRoot("file:/tmp/x")).isEqualTo("file:///tmp/x");
+        assertThat(local.fs().normalizeRoot("file:///tmp/x")).isEqualTo("file:///tmp/x");
+        assertThatThrownBy(() -> local.fs().normalizeRoot("hdfs://nn:8020/x")).isInstanceOf(InvalidStorageArgumentException.class)
                 .hasMessageContaining("another file system");
-        assertThatThrownBy(() -> fs.normalizeRoot("file://host/x")).isInstanceOf(InvalidStorageArgumentException.class);
+        assertThatThrownBy(() -> local.fs().normalizeRoot("file://host/x")).isInstanceOf(InvalidStorageArgumentException.class);
     }
 }

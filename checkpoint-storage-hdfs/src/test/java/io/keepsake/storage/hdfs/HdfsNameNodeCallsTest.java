@@ -10,9 +10,8 @@ import io.keepsake.storage.internal.InFlightAttempts;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,19 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HdfsNameNodeCallsTest {
 
-    private static MiniHdfs hdfs;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        hdfs = MiniHdfs.start(HdfsNameNodeCallsTest.class);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (hdfs != null) {
-            hdfs.close();
-        }
-    }
+    @RegisterExtension
+    static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
 
     /**
      * Counts the primitive calls (stream syncs and closes included) the protocol makes, on whatever

@@ -1,8 +1,8 @@
 package io.keepsake.storage.hdfs;
 
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.fixtures.Fixtures;
 import io.keepsake.fixtures.faults.ForwardingFileSystem;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointHandle;
@@ -10,14 +10,12 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.internal.LegacyCheckpointFiles;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -39,9 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HdfsPortabilityTest {
 
-    private static MiniHdfs hdfs;
-    private static HdfsFileSystem fs;
-    private static HdfsFileSystem localFs;
+    @RegisterExtension
+    static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
+
+    @RegisterExtension
+    static final RawLocalPerClass local = new RawLocalPerClass();
 
     @TempDir
     java.nio.file.Path temp;
@@ -49,32 +49,10 @@ class HdfsPortabilityTest {
     private KeepsakeStorage onHdfs;
     private String hdfsNamespace;
 
-    @BeforeAll
-    static void startCluster() throws Exception {
-        hdfs = MiniHdfs.start(HdfsPortabilityTest.class);
-        fs = hdfs.newFileSystem();
-        Configuration local = new Configuration();
-        local.set("fs.defaultFS", "file:///");
-        localFs = new HdfsFileSystem(local);
-    }
-
-    @AfterAll
-    static void stopCluster() throws Exception {
-        if (localFs != null) {
-            localFs.close();
-        }
-        if (fs != null) {
-            fs.close();
-        }
-        if (hdfs != null) {
-            hdfs.close();
-        }
-    }
-
     @BeforeEach
     void openStorageOnHdfs() {
-        hdfsNamespace = fs.normalizeRoot(hdfs.freshDirectory("/portability"));
-        onHdfs = KeepsakeStorage.open(new ForwardingFileSystem(fs), hdfsNamespace, null, 0);
+        hdfsNamespace = hdfs.fs().normalizeRoot(hdfs.freshDirectory("/portability"));
+        onHdfs = KeepsakeStorage.open(new ForwardingFileSystem(hdfs.fs()), hdfsNamespace, null, 0);
     }
 
     @AfterEach
@@ -158,7 +136,7 @@ class HdfsPortabilityTest {
         java.nio.file.Path localNamespace = temp.resolve("legacy");
         FileSystem su = hdfs.superuser();
         su.mkdirs(new Path(hdfsNamespace));
-        try (KeepsakeStorage onDisk = KeepsakeStorage.open(new ForwardingFileSystem(localFs), localFs.normalizeRoot(localNamespace.toString()), null, 0)) {
+        try (KeepsakeStorage onDisk = KeepsakeStorage.open(new ForwardingFileSystem(local.fs()), local.fs().normalizeRoot(localNamespace.toString()), null, 0)) {
             for (String job : jobs) {
                 java.nio.file.Path localJob = Fixtures.copyLegacyJob(job, localNamespace);
                 su.copyFromLocalFile(new Path(localJob.toUri()), new Path(hdfsNamespace));

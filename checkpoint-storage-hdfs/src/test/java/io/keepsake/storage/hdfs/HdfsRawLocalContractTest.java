@@ -2,9 +2,7 @@ package io.keepsake.storage.hdfs;
 
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
 import io.keepsake.storage.spi.StorageFileSystem;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -16,33 +14,21 @@ class HdfsRawLocalContractTest extends StorageFaultContractTest {
     @TempDir
     static Path temp;
 
-    private static HdfsFileSystem fs;
+    @RegisterExtension
+    static final RawLocalPerClass local = new RawLocalPerClass();
+
     private static int directories;
-
-    @BeforeAll
-    static void openFileSystem() throws Exception {
-        Configuration conf = new Configuration();
-        conf.set("fs.defaultFS", "file:///");
-        fs = new HdfsFileSystem(conf);
-    }
-
-    @AfterAll
-    static void closeFileSystem() throws Exception {
-        if (fs != null) {
-            fs.close();
-        }
-    }
 
     @Override
     protected StorageFileSystem fileSystem() {
-        return fs;
+        return local.fs();
     }
 
     @Override
     protected String newBaseDirectory() {
         try {
             Path dir = Files.createDirectory(temp.resolve("base-" + (++directories)));
-            return fs.normalizeRoot(dir.toString());
+            return local.fs().normalizeRoot(dir.toString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

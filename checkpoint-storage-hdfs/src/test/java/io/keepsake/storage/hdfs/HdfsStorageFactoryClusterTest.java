@@ -1,9 +1,9 @@
 package io.keepsake.storage.hdfs;
 
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
@@ -11,9 +11,8 @@ import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointWriter;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
@@ -32,24 +31,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HdfsStorageFactoryClusterTest {
 
-    private static MiniHdfs hdfs;
+    @RegisterExtension
+    static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
 
     @TempDir
     java.nio.file.Path temp;
 
     private final HdfsStorageFactory factory = new HdfsStorageFactory();
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        hdfs = MiniHdfs.start(HdfsStorageFactoryClusterTest.class);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (hdfs != null) {
-            hdfs.close();
-        }
-    }
 
     private Map<String, String> keys(String namespace, String... extra) {
         Map<String, String> m = new HashMap<>(hdfs.factoryKeys(namespace));

@@ -4,9 +4,8 @@ import io.keepsake.fixtures.tck.ChildJvm;
 import io.keepsake.fixtures.tck.StorageTarget;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.SavepointStorage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
@@ -38,22 +37,11 @@ class S3CommitRaceTest {
     /** Races per test: 25 in the default run, 200 under {@code -Preliability} ({@code keepsake.s3.races}). */
     private static final int RACES = Integer.getInteger("keepsake.s3.races", 100);
 
-    private static S3ProxyServer server;
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     @TempDir
     Path scratch;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private static StorageTarget target(String name) {
         String dir = S3ProxyServer.freshDirectory(name);

@@ -7,11 +7,9 @@ import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -32,24 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class S3ConditionalWriteProbeTest {
 
-    private static S3ProxyServer server;
-    private static S3Client client;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        client = server.client();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     private static KeepsakeStorage create(Map<String, String> config) throws CheckpointStorageException {
         return (KeepsakeStorage) CheckpointStorageFactories.find("s3").create(config);
@@ -61,9 +43,9 @@ class S3ConditionalWriteProbeTest {
 
     /** Every object and pending upload under {@code prefix} of the test bucket. */
     private static List<String> everythingUnder(String prefix) {
-        List<String> all = new java.util.ArrayList<>(client.listObjectsV2(b -> b.bucket(S3ProxyServer.BUCKET)
+        List<String> all = new java.util.ArrayList<>(server.client().listObjectsV2(b -> b.bucket(S3ProxyServer.BUCKET)
                 .prefix(prefix)).contents().stream().map(S3Object::key).toList());
-        client.listMultipartUploads(b -> b.bucket(S3ProxyServer.BUCKET).prefix(prefix)).uploads().stream()
+        server.client().listMultipartUploads(b -> b.bucket(S3ProxyServer.BUCKET).prefix(prefix)).uploads().stream()
                 .map(MultipartUpload::key).map(k -> "upload of " + k).forEach(all::add);
         return all;
     }
@@ -95,7 +77,7 @@ class S3ConditionalWriteProbeTest {
 
     @Test
     void theProbeIsMadeOncePerEndpointAndBucket() throws Exception {
-        try (var c = server.client()) {
+        try (var c = server.newClient()) {
             c.createBucket(b -> b.bucket("keepsake-probe-other"));
         }
         try (FaultyHttpProxy proxy = new FaultyHttpProxy(server.endpoint())) {
@@ -185,7 +167,7 @@ class S3ConditionalWriteProbeTest {
                 w.commit(2L);
             }
             String payload = key(s.savepointRoot()) + "/1001/sp-2/pipeline-1.sp-2.0123456789abcdef.wire";
-            client.putObject(b -> b.bucket(S3ProxyServer.BUCKET).key(payload), RequestBody.fromBytes(new byte[] {6}));
+            server.client().putObject(b -> b.bucket(S3ProxyServer.BUCKET).key(payload), RequestBody.fromBytes(new byte[] {6}));
             return s.collectGarbage(Duration.ZERO);
         }
     }

@@ -7,9 +7,8 @@ import io.keepsake.reader.SavepointReaderRegistry;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
 
@@ -19,24 +18,8 @@ import java.util.Map;
  */
 class S3ContractTest extends StorageFaultContractTest {
 
-    private static S3ProxyServer server;
-    private static S3FileSystem fs;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        fs = server.newFileSystem();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (fs != null) {
-            fs.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     /**
      * Every third primitive operation: each one is an HTTP request here, so the full sweep of
@@ -50,12 +33,12 @@ class S3ContractTest extends StorageFaultContractTest {
 
     @Override
     protected StorageFileSystem fileSystem() {
-        return fs;
+        return server.fs();
     }
 
     @Override
     protected String newBaseDirectory() {
-        return fs.normalizeRoot(S3ProxyServer.freshDirectory("tck"));
+        return server.fs().normalizeRoot(S3ProxyServer.freshDirectory("tck"));
     }
 
     /** Format versions 1 and 2 written into one root on this server, read through the reader registry. */
@@ -64,12 +47,12 @@ class S3ContractTest extends StorageFaultContractTest {
 
         @Override
         protected StorageFileSystem fileSystem() {
-            return fs;
+            return server.fs();
         }
 
         @Override
         protected String newBaseDirectory() {
-            return fs.normalizeRoot(S3ProxyServer.freshDirectory("versions"));
+            return server.fs().normalizeRoot(S3ProxyServer.freshDirectory("versions"));
         }
 
         @Override

@@ -11,9 +11,8 @@ import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -32,27 +31,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The S3 primitives on the in-process server: paths, markers, multipart, listing pages, batched deletes, relocation. */
 class S3FileSystemTest {
 
-    private static S3ProxyServer server;
-    private static S3FileSystem fs;
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     @TempDir
     Path local;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        fs = server.newFileSystem();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (fs != null) {
-            fs.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private static byte[] bytes(long seed, int length) {
         byte[] b = new byte[length];
@@ -60,91 +43,91 @@ class S3FileSystemTest {
         return b;
     }
 
-    private static void write(StorageFileSystem fs, String path, byte[] content, boolean mustCreate) throws IOException {
-        try (SyncableOutputStream out = fs.create(path, mustCreate)) {
+    private static void write(StorageFileSystem on, String path, byte[] content, boolean mustCreate) throws IOException {
+        try (SyncableOutputStream out = on.create(path, mustCreate)) {
             out.write(content);
             out.sync();
         }
     }
 
-    private static byte[] read(StorageFileSystem fs, String path) throws IOException {
-        try (InputStream in = fs.open(path)) {
+    private static byte[] read(StorageFileSystem on, String path) throws IOException {
+        try (InputStream in = on.open(path)) {
             return in.readAllBytes();
         }
     }
 
     @Test
     void rootsAreNormalisedToS3UrisAndBadOnesRefused() {
-        assertThat(fs.normalizeRoot("/a/b/")).isEqualTo("s3://keepsake/a/b");
-        assertThat(fs.normalizeRoot("s3a://other/x")).isEqualTo("s3://other/x");
-        assertThat(fs.normalizeRoot("S3N://other/x/")).isEqualTo("s3://other/x");
+        assertThat(server.fs().normalizeRoot("/a/b/")).isEqualTo("s3://keepsake/a/b");
+        assertThat(server.fs().normalizeRoot("s3a://other/x")).isEqualTo("s3://other/x");
+        assertThat(server.fs().normalizeRoot("S3N://other/x/")).isEqualTo("s3://other/x");
         for (String bad : new String[] {"relative/path", "/a/../b", "/a//b", "s3a:///x", "hdfs://nn/x"}) {
-            assertThatThrownBy(() -> fs.normalizeRoot(bad)).as(bad).isInstanceOf(InvalidStorageArgumentException.class);
+            assertThatThrownBy(() -> server.fs().normalizeRoot(bad)).as(bad).isInstanceOf(InvalidStorageArgumentException.class);
         }
-        assertThat(fs.capabilities()).containsExactly(FsCapability.ATOMIC_FILE_CREATE);
+        assertThat(server.fs().capabilities()).containsExactly(FsCapability.ATOMIC_FILE_CREATE);
     }
 
     @Test
     void aMultipartFileReadsBackWholeAndAppearsOnlyOnSync() throws IOException {
         String path = S3ProxyServer.freshDirectory("fs") + "/big.bin";
         byte[] content = bytes(1, 2 * S3FileSystem.MIN_PART_SIZE + 12_345);
-        try (SyncableOutputStream out = fs.create(path, true)) {
+        try (SyncableOutputStream out = server.fs().create(path, true)) {
             for (int off = 0; off < content.length; off += 100_000) {
                 out.write(content, off, Math.min(100_000, content.length - off));
             }
-            assertThat(fs.stat(path)).as("not visible before sync").isEmpty();
-            assertThat(fs.pendingUploads(S3ProxyServer.freshDirectory("none"))).isEmpty();
+            assertThat(server.fs().stat(path)).as("not visible before sync").isEmpty();
+            assertThat(server.fs().pendingUploads(S3ProxyServer.freshDirectory("none"))).isEmpty();
             out.sync();
             assertThatThrownBy(() -> out.write(1)).isInstanceOf(IOException.class).hasMessageContaining("append");
         }
-        assertThat(fs.stat(path)).get().extracting(FileStatus::length).isEqualTo((long) content.length);
-        assertThat(read(fs, path)).isEqualTo(content);
-        assertThatThrownBy(() -> write(fs, path, new byte[] {1}, true)).isInstanceOf(FileAlreadyExistsException.class);
-        write(fs, path, new byte[] {7}, false);
-        assertThat(read(fs, path)).containsExactly(7);
+        assertThat(server.fs().stat(path)).get().extracting(FileStatus::length).isEqualTo((long) content.length);
+        assertThat(read(server.fs(), path)).isEqualTo(content);
+        assertThatThrownBy(() -> write(server.fs(), path, new byte[] {1}, true)).isInstanceOf(FileAlreadyExistsException.class);
+        write(server.fs(), path, new byte[] {7}, false);
+        assertThat(read(server.fs(), path)).containsExactly(7);
     }
 
     @Test
     void aStreamClosedWithoutSyncLeavesNoObjectAndNoUpload() throws IOException {
         String dir = S3ProxyServer.freshDirectory("fs");
-        try (SyncableOutputStream out = fs.create(dir + "/abandoned.bin", true)) {
+        try (SyncableOutputStream out = server.fs().create(dir + "/abandoned.bin", true)) {
             out.write(bytes(2, S3FileSystem.MIN_PART_SIZE + 10));
         }
-        assertThat(fs.stat(dir + "/abandoned.bin")).isEmpty();
-        assertThat(fs.pendingUploads(dir)).isEmpty();
+        assertThat(server.fs().stat(dir + "/abandoned.bin")).isEmpty();
+        assertThat(server.fs().pendingUploads(dir)).isEmpty();
     }
 
     @Test
     void pendingUploadsAreListedAndAborted() throws IOException {
         String dir = S3ProxyServer.freshDirectory("fs");
         String key = dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET + "/").length()) + "/left/behind.bin";
-        String id = fs.client().createMultipartUpload(b -> b.bucket(S3ProxyServer.BUCKET).key(key)).uploadId();
-        assertThat(fs.pendingUploads(dir)).singleElement().satisfies(u -> {
+        String id = server.fs().client().createMultipartUpload(b -> b.bucket(S3ProxyServer.BUCKET).key(key)).uploadId();
+        assertThat(server.fs().pendingUploads(dir)).singleElement().satisfies(u -> {
             assertThat(u.uploadId()).isEqualTo(id);
             assertThat(u.path()).isEqualTo(dir + "/left/behind.bin");
         });
-        fs.abortUpload(fs.pendingUploads(dir).get(0));
-        assertThat(fs.pendingUploads(dir)).isEmpty();
+        server.fs().abortUpload(server.fs().pendingUploads(dir).get(0));
+        assertThat(server.fs().pendingUploads(dir)).isEmpty();
     }
 
     @Test
     void directoriesArePrefixesWithMarkers() throws IOException {
         String dir = S3ProxyServer.freshDirectory("fs");
-        fs.mkdirs(dir + "/empty");
-        write(fs, dir + "/full/a", new byte[] {1}, true);
-        assertThat(fs.list(dir)).extracting(FileStatus::name, FileStatus::directory)
+        server.fs().mkdirs(dir + "/empty");
+        write(server.fs(), dir + "/full/a", new byte[] {1}, true);
+        assertThat(server.fs().list(dir)).extracting(FileStatus::name, FileStatus::directory)
                 .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("empty", true),
                         org.assertj.core.groups.Tuple.tuple("full", true));
-        assertThat(fs.stat(dir + "/empty")).get().extracting(FileStatus::directory).isEqualTo(true);
-        assertThatThrownBy(() -> fs.createInExistingDirectory(dir + "/missing/x", true))
+        assertThat(server.fs().stat(dir + "/empty")).get().extracting(FileStatus::directory).isEqualTo(true);
+        assertThatThrownBy(() -> server.fs().createInExistingDirectory(dir + "/missing/x", true))
                 .isInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> fs.delete(dir + "/full", false)).isInstanceOf(DirectoryNotEmptyException.class);
-        assertThatThrownBy(() -> fs.open(dir + "/full")).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> server.fs().delete(dir + "/full", false)).isInstanceOf(DirectoryNotEmptyException.class);
+        assertThatThrownBy(() -> server.fs().open(dir + "/full")).isInstanceOf(IOException.class)
                 .isNotInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> fs.open(dir + "/nothing")).isInstanceOf(NoSuchFileException.class);
-        assertThat(fs.delete(dir + "/empty", false)).isTrue();
-        assertThat(fs.stat(dir + "/empty")).isEmpty();
-        assertThat(fs.delete(dir + "/empty", false)).isFalse();
+        assertThatThrownBy(() -> server.fs().open(dir + "/nothing")).isInstanceOf(NoSuchFileException.class);
+        assertThat(server.fs().delete(dir + "/empty", false)).isTrue();
+        assertThat(server.fs().stat(dir + "/empty")).isEmpty();
+        assertThat(server.fs().delete(dir + "/empty", false)).isFalse();
     }
 
     @Test
@@ -155,7 +138,7 @@ class S3FileSystemTest {
             server.plant(key + "/sp-" + i + "/_metadata.ser", new byte[] {1});
         }
         server.plant(key + "/notes.txt", new byte[] {2, 3});
-        var entries = fs.list(dir);
+        var entries = server.fs().list(dir);
         assertThat(entries).hasSize(10_001);
         assertThat(entries.stream().filter(FileStatus::directory).map(FileStatus::name).distinct().count())
                 .isEqualTo(10_000);
@@ -170,10 +153,10 @@ class S3FileSystemTest {
         for (int i = 0; i < 2_500; i++) {
             server.plant(key + "/d" + (i % 7) + "/f-" + i, new byte[] {1});
         }
-        fs.mkdirs(dir);
-        assertThat(fs.delete(dir, true)).isTrue();
-        assertThat(fs.stat(dir)).isEmpty();
-        assertThat(fs.list(dir)).isEmpty();
+        server.fs().mkdirs(dir);
+        assertThat(server.fs().delete(dir, true)).isTrue();
+        assertThat(server.fs().stat(dir)).isEmpty();
+        assertThat(server.fs().list(dir)).isEmpty();
     }
 
     private static SavepointHandle commit(KeepsakeStorage s, Map<Integer, byte[]> payloads) throws IOException {
@@ -200,20 +183,21 @@ class S3FileSystemTest {
     @Test
     void aSavepointCopiedBetweenLocalDiskAndS3RestoresBothWays() throws IOException {
         Map<Integer, byte[]> payloads = Map.of(1, bytes(5, 1000), 2, bytes(6, S3FileSystem.MIN_PART_SIZE + 7));
+        S3FileSystem s3 = server.fs();
         try (LocalFileSystem disk = new LocalFileSystem()) {
             String localNs = disk.normalizeRoot(local.resolve("ns").toString());
             String s3Ns = S3ProxyServer.freshDirectory("reloc") + "/ns";
             try (KeepsakeStorage onDisk = KeepsakeStorage.open(disk, localNs, null);
-                 KeepsakeStorage onS3 = KeepsakeStorage.open(new io.keepsake.fixtures.faults.ForwardingFileSystem(fs),
-                         fs.normalizeRoot(s3Ns), null)) {
+                 KeepsakeStorage onS3 = KeepsakeStorage.open(new io.keepsake.fixtures.faults.ForwardingFileSystem(s3),
+                         s3.normalizeRoot(s3Ns), null)) {
                 SavepointHandle h = commit(onDisk, payloads);
-                copy(disk, h.location(), fs, fs.child(fs.child(onS3.savepointRoot(), "1001"), "sp-moved"));
+                copy(disk, h.location(), s3, s3.child(s3.child(onS3.savepointRoot(), "1001"), "sp-moved"));
                 var restored = onS3.readSavepoint("1001", "sp-moved");
                 payloads.forEach((pid, b) -> assertThat(restored.payloadOfPipeline(pid)).isEqualTo(b));
 
                 String back = disk.normalizeRoot(local.resolve("back").toString());
                 try (KeepsakeStorage onDisk2 = KeepsakeStorage.open(disk, back, null)) {
-                    copy(fs, restored.handle().location(), disk,
+                    copy(s3, restored.handle().location(), disk,
                             disk.child(disk.child(onDisk2.savepointRoot(), "1001"), "sp-moved"));
                     var again = onDisk2.readSavepoint("1001", "sp-moved");
                     payloads.forEach((pid, b) -> assertThat(again.payloadOfPipeline(pid)).isEqualTo(b));

@@ -13,6 +13,7 @@ import io.keepsake.storage.StorageOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,27 +38,20 @@ class S3HttpFaultTest {
     private static final String JOB = "7001";
     private static final int BIG = S3FileSystem.MIN_PART_SIZE + 1000;
 
-    private static S3ProxyServer server;
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
+
     private static FaultyHttpProxy proxy;
-    private static S3FileSystem direct;
 
     @BeforeAll
-    static void start() throws Exception {
-        server = S3ProxyServer.start();
+    static void startProxy() throws Exception {
         proxy = new FaultyHttpProxy(server.endpoint());
-        direct = server.newFileSystem();
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        if (direct != null) {
-            direct.close();
-        }
+    static void stopProxy() throws Exception {
         if (proxy != null) {
             proxy.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 
@@ -100,8 +94,8 @@ class S3HttpFaultTest {
     }
 
     private static String prepare(String name) throws IOException {
-        String ns = direct.normalizeRoot(S3ProxyServer.freshDirectory(name) + "/ns");
-        try (KeepsakeStorage s = open(new io.keepsake.fixtures.faults.ForwardingFileSystem(direct), ns)) {
+        String ns = server.fs().normalizeRoot(S3ProxyServer.freshDirectory(name) + "/ns");
+        try (KeepsakeStorage s = open(new io.keepsake.fixtures.faults.ForwardingFileSystem(server.fs()), ns)) {
             commit(s, "sp-keep", payloads(10, false));
             commit(s, "sp-drop", payloads(20, false));
         }
@@ -132,7 +126,7 @@ class S3HttpFaultTest {
 
     /** Another process, after every lease expired, finds only complete savepoints and collects what is left. */
     private static void check(String ns, boolean committed, String where) throws IOException {
-        try (KeepsakeStorage after = open(new AgingFileSystem(direct, Duration.ofHours(1)), ns)) {
+        try (KeepsakeStorage after = open(new AgingFileSystem(server.fs(), Duration.ofHours(1)), ns)) {
             for (SavepointHandle h : after.listSavepoints(JOB)) {
                 Map<Integer, byte[]> expected = switch (h.savepointId()) {
                     case "sp-keep" -> payloads(10, false);
@@ -160,12 +154,12 @@ class S3HttpFaultTest {
                 assertThat(e.handle().isPresent() || (decidedLeft && e.savepointId().equals("sp-new")))
                         .as("%s after gc: %s", where, e.savepointId()).isTrue();
             }
-            assertThat(direct.list(direct.child(direct.child(after.savepointRoot(), JOB), ".staging")))
+            assertThat(server.fs().list(server.fs().child(server.fs().child(after.savepointRoot(), JOB), ".staging")))
                     .as("staging after gc, " + where)
                     .allSatisfy(f -> assertThat(report.kept()).anySatisfy(k -> assertThat(k).contains("/" + f.name())));
-            assertThat(direct.pendingUploads(ns)).as("multipart uploads left, " + where).isEmpty();
+            assertThat(server.fs().pendingUploads(ns)).as("multipart uploads left, " + where).isEmpty();
         }
-        direct.delete(ns, true);
+        server.fs().delete(ns, true);
     }
 
     @Test
@@ -222,7 +216,7 @@ class S3HttpFaultTest {
                 assertThat(scenario(s, new ArrayList<>())).isTrue();
             }
             List<String> seen = proxy.requests();
-            direct.delete(ns, true);
+            server.fs().delete(ns, true);
             for (int i = 0; i < seen.size(); i++) {
                 String line = seen.get(i);
                 if (markers.stream().allMatch(line::contains)) {

@@ -17,9 +17,8 @@ import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.wire.CheckpointWireCodec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -49,17 +48,8 @@ class S3NewestLookupCostTest {
     private static final String JOB = "99";
     private static final int LARGE = Integer.getInteger("keepsake.test.lookup.savepoints", 1_000);
 
-    private static S3ProxyServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     /** Requests by HTTP method, LISTs apart (a GET with a list-type or prefix query). */
     static final class Requests implements ExecutionInterceptor {

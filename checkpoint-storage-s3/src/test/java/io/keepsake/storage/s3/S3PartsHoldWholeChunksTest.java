@@ -13,10 +13,8 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.internal.ComposedStorage;
 import io.keepsake.storage.spi.SyncableOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.Part;
 
@@ -41,36 +39,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class S3PartsHoldWholeChunksTest {
 
-    private static S3ProxyServer server;
-    private static S3FileSystem fs;
-    private static S3Client client;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        fs = server.newFileSystem();
-        client = server.client();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        if (fs != null) {
-            fs.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     /** Lists, when a payload's sync is about to complete its upload, the sizes of the parts the server holds. */
     private static final class PartListing extends ForwardingFileSystem {
         final Map<String, List<Long>> partsByFile = new ConcurrentHashMap<>();
 
         PartListing() {
-            super(fs);
+            super(server.fs());
         }
 
         @Override
@@ -90,7 +67,7 @@ class S3PartsHoldWholeChunksTest {
             return new ForwardingOutputStream(out) {
                 @Override
                 public void sync() throws IOException {
-                    partsByFile.put(path.substring(path.lastIndexOf('/') + 1), partSizes(fs.path(path)));
+                    partsByFile.put(path.substring(path.lastIndexOf('/') + 1), partSizes(server.fs().path(path)));
                     super.sync();
                 }
             };
@@ -98,10 +75,10 @@ class S3PartsHoldWholeChunksTest {
 
         private static List<Long> partSizes(S3Path target) {
             List<Long> sizes = new ArrayList<>();
-            for (MultipartUpload upload : client.listMultipartUploads(b -> b.bucket(target.bucket())
+            for (MultipartUpload upload : server.client().listMultipartUploads(b -> b.bucket(target.bucket())
                     .prefix(target.key())).uploads()) {
                 if (upload.key().equals(target.key())) {
-                    for (Part part : client.listParts(b -> b.bucket(target.bucket()).key(target.key())
+                    for (Part part : server.client().listParts(b -> b.bucket(target.bucket()).key(target.key())
                             .uploadId(upload.uploadId())).parts()) {
                         sizes.add(part.size());
                     }
@@ -120,9 +97,9 @@ class S3PartsHoldWholeChunksTest {
     @Test
     void everyPartOfAVersion2PayloadIsAWholeNumberOfChunks() throws IOException {
         int chunk = ChunkDigests.CHUNK_SIZE;
-        Map<Integer, byte[]> payloads = Map.of(1, bytes(1, 2 * fs.partSize() + 5 * chunk / 2), 2, bytes(2, 1000));
+        Map<Integer, byte[]> payloads = Map.of(1, bytes(1, 2 * server.fs().partSize() + 5 * chunk / 2), 2, bytes(2, 1000));
         PartListing listing = new PartListing();
-        String ns = fs.normalizeRoot(S3ProxyServer.freshDirectory("parts") + "/ns");
+        String ns = server.fs().normalizeRoot(S3ProxyServer.freshDirectory("parts") + "/ns");
         try (KeepsakeStorage storage = KeepsakeStorage.open(listing, ns, null)) {
             SavepointHandle h;
             try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest("1001", "sp-parts", SavepointKind.MANUAL,
@@ -149,7 +126,7 @@ class S3PartsHoldWholeChunksTest {
             }
             assertThat(offset % chunk).as("the last part starts a chunk").isZero();
             assertThat(large.length() - offset).as("bytes of the last part").isPositive()
-                    .isLessThanOrEqualTo(fs.partSize());
+                    .isLessThanOrEqualTo(server.fs().partSize());
             assertThat(offset / chunk + ChunkDigests.chunkCount(large.length() - offset, chunk))
                     .as("chunks in the parts").isEqualTo(large.chunks().count());
             assertThat(listing.partsByFile.get(h.meta().entryForPipeline(2).file())).as("a small payload is one PUT")
@@ -171,7 +148,7 @@ class S3PartsHoldWholeChunksTest {
         try (KeepsakeStorage storage = (KeepsakeStorage) CheckpointStorageFactories.find("s3").create(config)) {
             assertThat(((S3FileSystem) ((ComposedStorage) storage).fileSystem()).partSize()).isEqualTo(64 << 20);
         }
-        assertThatThrownBy(() -> new S3FileSystem(client, S3ProxyServer.BUCKET, S3FileSystem.MIN_PART_SIZE + 1, true,
+        assertThatThrownBy(() -> new S3FileSystem(server.client(), S3ProxyServer.BUCKET, S3FileSystem.MIN_PART_SIZE + 1, true,
                 "test")).isInstanceOf(InvalidStorageArgumentException.class).hasMessageContaining("chunk size");
     }
 }

@@ -9,13 +9,11 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageOptions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,35 +40,18 @@ class S3RangedReadTest {
 
     private static final int CHUNK = ChunkDigests.CHUNK_SIZE;
 
-    private static S3ProxyServer server;
-    private static RangedRequestLog log;
-    private static S3Client raw;
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
+
+    private static final RangedRequestLog log = new RangedRequestLog();
     /** The logged file system of one test; the storage opened on it closes it. */
     private S3FileSystem fs;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        log = new RangedRequestLog();
-        raw = server.client();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (raw != null) {
-            raw.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void newFileSystem() {
         log.release();
         log.clear();
-        fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        fs = server.newFileSystem(log);
         fs.readRanges(CHUNK, 4);
     }
 
@@ -161,7 +142,7 @@ class S3RangedReadTest {
             S3Path object = fs.path(payloadPath(h, entry));
             byte[] damaged = payload.clone();
             damaged[2 * CHUNK + 12345] ^= 0x10;
-            raw.putObject(b -> b.bucket(object.bucket()).key(object.key()), RequestBody.fromBytes(damaged));
+            server.client().putObject(b -> b.bucket(object.bucket()).key(object.key()), RequestBody.fromBytes(damaged));
             log.clear();
             try (InputStream in = storage.openPayload(h, entry)) {
                 assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(SavepointCorruptedException.class,
@@ -234,12 +215,12 @@ class S3RangedReadTest {
         S3Path object = fs.path(path);
         byte[] before = bytes(6, 4 * CHUNK);
         byte[] after = bytes(7, 4 * CHUNK);
-        raw.putObject(b -> b.bucket(object.bucket()).key(object.key()), RequestBody.fromBytes(before));
+        server.client().putObject(b -> b.bucket(object.bucket()).key(object.key()), RequestBody.fromBytes(before));
         fs.readRanges(CHUNK, 2);
         try (InputStream in = fs.openWhole(path, before.length, CHUNK)) {
             assertThat(in.readNBytes(CHUNK)).isEqualTo(java.util.Arrays.copyOf(before, CHUNK));
             // range 2 is asked for only once range 0 was read, so it is asked for after this
-            raw.putObject(b -> b.bucket(object.bucket()).key(object.key()), RequestBody.fromBytes(after));
+            server.client().putObject(b -> b.bucket(object.bucket()).key(object.key()), RequestBody.fromBytes(after));
             assertThatThrownBy(in::readAllBytes).isInstanceOf(S3ObjectChangedException.class)
                     .hasMessageContaining(path).hasMessageContaining("changed while it was read in ranges");
         }

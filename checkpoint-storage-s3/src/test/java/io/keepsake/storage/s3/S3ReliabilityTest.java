@@ -1,15 +1,11 @@
 package io.keepsake.storage.s3;
 
 import io.keepsake.fixtures.tck.ReliabilityBackend;
-import io.keepsake.fixtures.tck.StorageConcurrencyContractTest;
-import io.keepsake.fixtures.tck.StorageKillContractTest;
-import io.keepsake.fixtures.tck.StorageMultiProcessContractTest;
-import io.keepsake.fixtures.tck.StorageRegressionContractTest;
+import io.keepsake.fixtures.tck.ReliabilitySuites;
 import io.keepsake.fixtures.tck.StorageTarget;
 import io.keepsake.fixtures.tck.TreeAccess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Path;
 
@@ -18,77 +14,35 @@ import java.nio.file.Path;
  * in-process S3Proxy, one server for the whole class, opened only through the factory id
  * {@code s3} with SeaTunnel's keys; child JVMs reach the server over HTTP with the same keys.
  */
-class S3ReliabilityTest {
+class S3ReliabilityTest extends ReliabilitySuites {
 
-    private static S3ProxyServer server;
-    private static S3FileSystem treeFs;
-    private static TreeAccess tree;
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
-    private static final ReliabilityBackend BACKEND = new ReliabilityBackend() {
-        @Override
-        public StorageTarget freshTarget(Path scratch) {
-            String dir = S3ProxyServer.freshDirectory("reliability");
-            return new StorageTarget("s3", server.factoryKeys(
-                    dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET).length()) + "/ns"));
-        }
+    @Override
+    protected ReliabilityBackend backend() {
+        return new ReliabilityBackend() {
+            @Override
+            public StorageTarget freshTarget(Path scratch) {
+                String dir = S3ProxyServer.freshDirectory("reliability");
+                return new StorageTarget("s3", server.factoryKeys(
+                        dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET).length()) + "/ns"));
+            }
 
-        @Override
-        public TreeAccess tree() {
-            return tree;
-        }
+            @Override
+            public TreeAccess tree() {
+                return new S3TreeAccess(server.fs());
+            }
 
-        @Override
-        public String fileSystemRoot() {
-            return S3Path.SCHEME + S3ProxyServer.BUCKET + "/";
-        }
-    };
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        treeFs = server.newFileSystem();
-        tree = new S3TreeAccess(treeFs);
+            @Override
+            public String fileSystemRoot() {
+                return S3Path.SCHEME + S3ProxyServer.BUCKET + "/";
+            }
+        };
     }
 
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (treeFs != null) {
-            treeFs.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @Nested
-    class Concurrency extends StorageConcurrencyContractTest {
-        @Override
-        protected ReliabilityBackend backend() {
-            return BACKEND;
-        }
-    }
-
-    @Nested
-    class MultiProcess extends StorageMultiProcessContractTest {
-        @Override
-        protected ReliabilityBackend backend() {
-            return BACKEND;
-        }
-    }
-
-    @Nested
-    class Kill extends StorageKillContractTest {
-        @Override
-        protected ReliabilityBackend backend() {
-            return BACKEND;
-        }
-    }
-
-    @Nested
-    class Regressions extends StorageRegressionContractTest {
-        @Override
-        protected ReliabilityBackend backend() {
-            return BACKEND;
-        }
-    }
+    @Nested class Concurrency extends ReliabilitySuites.Concurrency { }
+    @Nested class MultiProcess extends ReliabilitySuites.MultiProcess { }
+    @Nested class Kill extends ReliabilitySuites.Kill { }
+    @Nested class Regressions extends ReliabilitySuites.Regressions { }
 }

@@ -7,9 +7,8 @@ import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.internal.InFlightAttempts;
 import io.keepsake.storage.internal.NewestMarkers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.OutputStream;
 import java.util.List;
@@ -39,25 +38,13 @@ class S3SavepointRequestsTest {
      */
     static final int MAX_WAITED = PAYLOADS + 7;
 
-    private static S3ProxyServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     @Test
     void aSavepointWaitsForItsPayloadUploadsAndFourRoundTrips() throws Exception {
         RequestLog log = new RequestLog(S3ProxyServer.BUCKET);
-        S3FileSystem fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        S3FileSystem fs = server.newFileSystem(log);
         String ns = fs.normalizeRoot(S3ProxyServer.freshDirectory("requests"));
         long first;
         long firstEnd;
@@ -120,8 +107,7 @@ class S3SavepointRequestsTest {
     @Test
     void aCheckpointStoreIsOneRequest() throws Exception {
         RequestLog log = new RequestLog(S3ProxyServer.BUCKET);
-        S3FileSystem fs = new S3FileSystem(S3ProxyServer.client(server.endpoint(), 4, log), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, server.endpoint().toString());
+        S3FileSystem fs = server.newFileSystem(log);
         String ns = fs.normalizeRoot(S3ProxyServer.freshDirectory("checkpoint-requests"));
         byte[] state = new byte[170_000];
         new Random(7).nextBytes(state);

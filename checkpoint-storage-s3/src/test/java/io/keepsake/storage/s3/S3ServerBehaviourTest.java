@@ -1,10 +1,8 @@
 package io.keepsake.storage.s3;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -23,24 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class S3ServerBehaviourTest {
 
-    private static S3ProxyServer server;
-    private static S3Client client;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-        client = server.client();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     private static String bucket() {
         return S3ProxyServer.BUCKET;
@@ -49,11 +31,11 @@ class S3ServerBehaviourTest {
     @Test
     void aSecondConditionalPutOfOneKeyIsRefusedWith412AndTheFirstObjectStays() {
         String key = "behaviour/put-once";
-        client.putObject(b -> b.bucket(bucket()).key(key).ifNoneMatch("*"), RequestBody.fromString("first"));
-        assertThatThrownBy(() -> client.putObject(b -> b.bucket(bucket()).key(key).ifNoneMatch("*"),
+        server.client().putObject(b -> b.bucket(bucket()).key(key).ifNoneMatch("*"), RequestBody.fromString("first"));
+        assertThatThrownBy(() -> server.client().putObject(b -> b.bucket(bucket()).key(key).ifNoneMatch("*"),
                 RequestBody.fromString("second")))
                 .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
-        assertThat(client.getObjectAsBytes(b -> b.bucket(bucket()).key(key)).asUtf8String()).isEqualTo("first");
+        assertThat(server.client().getObjectAsBytes(b -> b.bucket(bucket()).key(key)).asUtf8String()).isEqualTo("first");
     }
 
     @Test
@@ -66,9 +48,9 @@ class S3ServerBehaviourTest {
         complete(key, first, "a");
         assertThatThrownBy(() -> complete(key, second, "b"))
                 .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
-        assertThat(new String(client.getObjectAsBytes(b -> b.bucket(bucket()).key(key)).asByteArray(),
+        assertThat(new String(server.client().getObjectAsBytes(b -> b.bucket(bucket()).key(key)).asByteArray(),
                 S3FileSystem.MIN_PART_SIZE, 1, StandardCharsets.UTF_8)).isEqualTo("a");
-        client.abortMultipartUpload(b -> b.bucket(bucket()).key(key).uploadId(second));
+        server.client().abortMultipartUpload(b -> b.bucket(bucket()).key(key).uploadId(second));
     }
 
     @Test
@@ -77,7 +59,7 @@ class S3ServerBehaviourTest {
         byte[] part = new byte[S3FileSystem.MIN_PART_SIZE];
         String id = upload(key, part, "a");
         complete(key, id, "a");
-        assertThatThrownBy(() -> client.putObject(b -> b.bucket(bucket()).key(key).ifNoneMatch("*"),
+        assertThatThrownBy(() -> server.client().putObject(b -> b.bucket(bucket()).key(key).ifNoneMatch("*"),
                 RequestBody.fromString("late")))
                 .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
     }
@@ -85,13 +67,13 @@ class S3ServerBehaviourTest {
     @Test
     void pendingMultipartUploadsAreListedAndAbortable() {
         String key = "behaviour/pending/upload";
-        String id = client.createMultipartUpload(b -> b.bucket(bucket()).key(key)).uploadId();
-        assertThat(client.listMultipartUploads(b -> b.bucket(bucket()).prefix("behaviour/pending/")).uploads())
+        String id = server.client().createMultipartUpload(b -> b.bucket(bucket()).key(key)).uploadId();
+        assertThat(server.client().listMultipartUploads(b -> b.bucket(bucket()).prefix("behaviour/pending/")).uploads())
                 .extracting(u -> u.uploadId()).contains(id);
-        client.abortMultipartUpload(b -> b.bucket(bucket()).key(key).uploadId(id));
-        assertThat(client.listMultipartUploads(b -> b.bucket(bucket()).prefix("behaviour/pending/")).uploads())
+        server.client().abortMultipartUpload(b -> b.bucket(bucket()).key(key).uploadId(id));
+        assertThat(server.client().listMultipartUploads(b -> b.bucket(bucket()).prefix("behaviour/pending/")).uploads())
                 .extracting(u -> u.uploadId()).doesNotContain(id);
-        assertThat(client.listObjectsV2(b -> b.bucket(bucket()).prefix("behaviour/pending/")).contents()).isEmpty();
+        assertThat(server.client().listObjectsV2(b -> b.bucket(bucket()).prefix("behaviour/pending/")).contents()).isEmpty();
     }
 
     @Test
@@ -99,40 +81,40 @@ class S3ServerBehaviourTest {
         List<ObjectIdentifier> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             String key = "behaviour/batch/" + i;
-            client.putObject(b -> b.bucket(bucket()).key(key), RequestBody.fromString("x"));
+            server.client().putObject(b -> b.bucket(bucket()).key(key), RequestBody.fromString("x"));
             ids.add(ObjectIdentifier.builder().key(key).build());
         }
-        var response = client.deleteObjects(b -> b.bucket(bucket()).delete(d -> d.objects(ids).quiet(true)));
+        var response = server.client().deleteObjects(b -> b.bucket(bucket()).delete(d -> d.objects(ids).quiet(true)));
         assertThat(response.errors()).isEmpty();
-        assertThat(client.listObjectsV2(b -> b.bucket(bucket()).prefix("behaviour/batch/")).contents()).isEmpty();
+        assertThat(server.client().listObjectsV2(b -> b.bucket(bucket()).prefix("behaviour/batch/")).contents()).isEmpty();
     }
 
     @Test
     void userMetadataSurvivesPutAndMultipart() {
-        client.putObject(b -> b.bucket(bucket()).key("behaviour/meta-put").metadata(java.util.Map.of("k", "v1")),
+        server.client().putObject(b -> b.bucket(bucket()).key("behaviour/meta-put").metadata(java.util.Map.of("k", "v1")),
                 RequestBody.fromString("x"));
-        assertThat(client.headObject(b -> b.bucket(bucket()).key("behaviour/meta-put")).metadata()).containsEntry("k", "v1");
-        String id = client.createMultipartUpload(b -> b.bucket(bucket()).key("behaviour/meta-mp")
+        assertThat(server.client().headObject(b -> b.bucket(bucket()).key("behaviour/meta-put")).metadata()).containsEntry("k", "v1");
+        String id = server.client().createMultipartUpload(b -> b.bucket(bucket()).key("behaviour/meta-mp")
                 .metadata(java.util.Map.of("k", "v2"))).uploadId();
-        String etag = client.uploadPart(b -> b.bucket(bucket()).key("behaviour/meta-mp").uploadId(id).partNumber(1),
+        String etag = server.client().uploadPart(b -> b.bucket(bucket()).key("behaviour/meta-mp").uploadId(id).partNumber(1),
                 RequestBody.fromString("y")).eTag();
-        client.completeMultipartUpload(b -> b.bucket(bucket()).key("behaviour/meta-mp").uploadId(id)
+        server.client().completeMultipartUpload(b -> b.bucket(bucket()).key("behaviour/meta-mp").uploadId(id)
                 .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
-        assertThat(client.headObject(b -> b.bucket(bucket()).key("behaviour/meta-mp")).metadata()).containsEntry("k", "v2");
+        assertThat(server.client().headObject(b -> b.bucket(bucket()).key("behaviour/meta-mp")).metadata()).containsEntry("k", "v2");
     }
 
     @Test
     void listingIsPaginated() {
         for (int i = 0; i < 25; i++) {
             String key = "behaviour/pages/" + i;
-            client.putObject(b -> b.bucket(bucket()).key(key), RequestBody.fromString("x"));
+            server.client().putObject(b -> b.bucket(bucket()).key(key), RequestBody.fromString("x"));
         }
         long t0 = System.nanoTime();
-        var page = client.listObjectsV2(b -> b.bucket(bucket()).prefix("behaviour/pages/").maxKeys(10));
+        var page = server.client().listObjectsV2(b -> b.bucket(bucket()).prefix("behaviour/pages/").maxKeys(10));
         assertThat(page.contents()).hasSize(10);
         assertThat(page.isTruncated()).isTrue();
         int total = 0;
-        for (var p : client.listObjectsV2Paginator(b -> b.bucket(bucket()).prefix("behaviour/pages/").maxKeys(10))) {
+        for (var p : server.client().listObjectsV2Paginator(b -> b.bucket(bucket()).prefix("behaviour/pages/").maxKeys(10))) {
             total += p.contents().size();
         }
         assertThat(total).isEqualTo(25);
@@ -140,31 +122,31 @@ class S3ServerBehaviourTest {
         System.out.println("list request: " + perRequest + " us");
         long t1 = System.nanoTime();
         for (int i = 0; i < 20; i++) {
-            client.headObject(b -> b.bucket(bucket()).key("behaviour/pages/1"));
+            server.client().headObject(b -> b.bucket(bucket()).key("behaviour/pages/1"));
         }
         System.out.println("head request: " + (System.nanoTime() - t1) / 20 / 1000 + " us");
         long t2 = System.nanoTime();
         for (int i = 0; i < 20; i++) {
             String key = "behaviour/put-timing/" + i;
-            client.putObject(b -> b.bucket(bucket()).key(key), RequestBody.fromString("x"));
+            server.client().putObject(b -> b.bucket(bucket()).key(key), RequestBody.fromString("x"));
         }
         System.out.println("put request: " + (System.nanoTime() - t2) / 20 / 1000 + " us");
     }
 
     private String upload(String key, byte[] part, String last) {
-        String id = client.createMultipartUpload(b -> b.bucket(bucket()).key(key)).uploadId();
-        client.uploadPart(b -> b.bucket(bucket()).key(key).uploadId(id).partNumber(1), RequestBody.fromBytes(part));
-        client.uploadPart(b -> b.bucket(bucket()).key(key).uploadId(id).partNumber(2), RequestBody.fromString(last));
+        String id = server.client().createMultipartUpload(b -> b.bucket(bucket()).key(key)).uploadId();
+        server.client().uploadPart(b -> b.bucket(bucket()).key(key).uploadId(id).partNumber(1), RequestBody.fromBytes(part));
+        server.client().uploadPart(b -> b.bucket(bucket()).key(key).uploadId(id).partNumber(2), RequestBody.fromString(last));
         return id;
     }
 
     private void complete(String key, String uploadId, String last) {
-        var parts = client.listParts(b -> b.bucket(bucket()).key(key).uploadId(uploadId)).parts();
+        var parts = server.client().listParts(b -> b.bucket(bucket()).key(key).uploadId(uploadId)).parts();
         List<CompletedPart> completed = new ArrayList<>();
         for (var p : parts) {
             completed.add(CompletedPart.builder().partNumber(p.partNumber()).eTag(p.eTag()).build());
         }
-        client.completeMultipartUpload(b -> b.bucket(bucket()).key(key).uploadId(uploadId).ifNoneMatch("*")
+        server.client().completeMultipartUpload(b -> b.bucket(bucket()).key(key).uploadId(uploadId).ifNoneMatch("*")
                 .multipartUpload(m -> m.parts(completed)));
     }
 }

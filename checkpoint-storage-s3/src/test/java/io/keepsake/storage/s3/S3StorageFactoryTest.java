@@ -11,9 +11,8 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageRootNotFoundException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.OutputStream;
 import java.net.ServerSocket;
@@ -27,19 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The factory {@code s3}: SeaTunnel's keys, fail-fast checks at creation, and roots in other buckets. */
 class S3StorageFactoryTest {
 
-    private static S3ProxyServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final S3ProxyPerClass server = new S3ProxyPerClass();
 
     private static Map<String, String> keys(String namespace) {
         return new HashMap<>(server.factoryKeys(namespace));
@@ -62,7 +50,7 @@ class S3StorageFactoryTest {
 
     @Test
     void savepointPathMayNameAnotherBucket() throws Exception {
-        try (var c = server.client()) {
+        try (var c = server.newClient()) {
             c.createBucket(b -> b.bucket("keepsake-savepoints"));
         }
         Map<String, String> config = keys("/jobs/ns");
