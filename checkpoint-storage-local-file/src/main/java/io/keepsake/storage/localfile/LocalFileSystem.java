@@ -41,8 +41,8 @@ import static io.keepsake.storage.localfile.LocalTree.path;
  * The primitives on java.nio for a local (POSIX) disk. Files are fsynced through their channel,
  * directories by opening and forcing them. A directory is published by claiming the target with
  * an atomic {@code mkdir} (which fails when it exists) and then renaming the source onto that
- * empty directory in one {@code rename(2)}; a file is published with an atomic rename after an
- * existence check on names that are unique by construction.
+ * empty directory in one {@code rename(2)}; a file is renamed by linking the target to it, which
+ * fails when anything is there, and then removing the source name ({@link LinkRename}).
  *
  * <p>Links: a root given to {@link #normalizeRoot} is resolved once, there, to its real path (so
  * an operator's {@code /data -> /mnt/disk} works); below that resolved root no path component is
@@ -245,7 +245,8 @@ public final class LocalFileSystem implements StorageFileSystem {
         Path dst = path(target);
         parentOf(src, source);
         parentOf(dst, target);
-        try (LocalDirectory from = tree.openDirectory(src.getParent(), source); LocalDirectory to = tree.openDirectory(dst.getParent(), target)) {
+        try (LocalDirectory from = tree.openDirectory(src.getParent(), source);
+             LocalDirectory to = tree.openDirectory(dst.getParent(), target)) {
             BasicFileAttributes a = from.attributes(src.getFileName())
                     .orElseThrow(() -> new NoSuchFileException(source, target, "rename source is missing"));
             if (a.isDirectory()) {
