@@ -253,16 +253,7 @@ final class S3RangedInputStream extends InputStream {
                     return;
                 }
                 requireSameObject(in.response());
-                byte[] b = buffer != null && buffer.length >= length ? buffer : new byte[length];
-                buffer = null;
-                int got = in.readNBytes(b, 0, length);
-                if (got < length) {
-                    throw new IOException("S3 ended " + bytes() + " after " + got + " bytes (" + fs.description()
-                            + ")");
-                }
-                if (in.read() != -1) {
-                    throw new IOException("S3 sent more than " + bytes() + " (" + fs.description() + ")");
-                }
+                byte[] b = readWhole(in);
                 if (release(in)) {
                     in.close();
                 }
@@ -289,6 +280,21 @@ final class S3RangedInputStream extends InputStream {
                 }
                 reads.rangeFetchEnded();
             }
+        }
+
+        /** Reads the range's bytes into the spare buffer or a new one, failing when the body is shorter or longer. */
+        private byte[] readWhole(ResponseInputStream<GetObjectResponse> in) throws IOException {
+            byte[] b = buffer != null && buffer.length >= length ? buffer : new byte[length];
+            buffer = null;
+            int got = in.readNBytes(b, 0, length);
+            if (got < length) {
+                throw new IOException("S3 ended " + bytes() + " after " + got + " bytes (" + fs.description()
+                        + ")");
+            }
+            if (in.read() != -1) {
+                throw new IOException("S3 sent more than " + bytes() + " (" + fs.description() + ")");
+            }
+            return b;
         }
 
         /** Checks that a later range comes from the object whose first range was read. */
