@@ -4,7 +4,8 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
-import static io.keepsake.storage.hdfs.HdfsErrors.named;
+import static io.keepsake.storage.hdfs.HdfsErrors.naming;
+import static io.keepsake.storage.hdfs.HdfsErrors.namingCount;
 
 /** A Hadoop input stream whose errors name the file. */
 final class HadoopInput extends FilterInputStream {
@@ -17,46 +18,26 @@ final class HadoopInput extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
-        try {
-            return in.read();
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        return (int) namingCount(path, in::read);
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        try {
-            return in.read(b, off, len);
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        return (int) namingCount(path, () -> in.read(b, off, len));
     }
 
     @Override
     public long skip(long n) throws IOException {
-        try {
-            return in.skip(n);
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        return namingCount(path, () -> in.skip(n));
     }
 
     @Override
     public int available() throws IOException {
-        try {
-            return in.available();
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        return (int) namingCount(path, in::available);
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            in.close();
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        naming(path, in::close);
     }
 }

@@ -6,7 +6,7 @@ import org.apache.hadoop.fs.StreamCapabilities;
 
 import java.io.IOException;
 
-import static io.keepsake.storage.hdfs.HdfsErrors.named;
+import static io.keepsake.storage.hdfs.HdfsErrors.naming;
 
 /** A Hadoop output stream as a syncable stream: hsync where the stream has it, else flush. */
 final class HadoopOutput extends SyncableOutputStream {
@@ -22,50 +22,26 @@ final class HadoopOutput extends SyncableOutputStream {
 
     @Override
     public void write(int b) throws IOException {
-        try {
-            out.write(b);
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        naming(path, () -> out.write(b));
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        try {
-            out.write(b, off, len);
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        naming(path, () -> out.write(b, off, len));
     }
 
     @Override
     public void flush() throws IOException {
-        try {
-            out.flush();
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        naming(path, out::flush);
     }
 
     @Override
     public void sync() throws IOException {
-        try {
-            if (hsync) {
-                out.hsync();
-            } else {
-                out.flush();
-            }
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        naming(path, hsync ? out::hsync : out::flush);
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            out.close();
-        } catch (IOException e) {
-            throw named(e, path);
-        }
+        naming(path, out::close);
     }
 }

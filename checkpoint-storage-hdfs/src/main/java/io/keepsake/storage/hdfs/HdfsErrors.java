@@ -68,6 +68,36 @@ final class HdfsErrors {
         return translate(e, path, null);
     }
 
+    /** A call on a stream that returns nothing. */
+    @FunctionalInterface
+    interface StreamCall {
+        void run() throws IOException;
+    }
+
+    /** A call on a stream that returns a byte, a count or a position. */
+    @FunctionalInterface
+    interface StreamCount {
+        long run() throws IOException;
+    }
+
+    /** Runs a stream call; its error names the path ({@link #named}). */
+    static void naming(String path, StreamCall call) throws IOException {
+        try {
+            call.run();
+        } catch (IOException e) {
+            throw named(e, path);
+        }
+    }
+
+    /** Runs a stream call and returns its answer; its error names the path ({@link #named}). */
+    static long namingCount(String path, StreamCount call) throws IOException {
+        try {
+            return call.run();
+        } catch (IOException e) {
+            throw named(e, path);
+        }
+    }
+
     /** True when the NameNode refused a create because the parent is missing or is a file. */
     static boolean isParentMissing(RemoteException e) {
         String name = e.getClassName();
