@@ -7,6 +7,7 @@ import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.hdfs.internal.HdfsSettings;
 import io.keepsake.storage.spi.FileSystemStorageFactory;
 import io.keepsake.storage.spi.StorageFileSystem;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,7 +140,7 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
         }
     }
 
-    private static HdfsFileSystem open(HdfsSettings settings, org.apache.hadoop.conf.Configuration conf,
+    private static HdfsFileSystem open(HdfsSettings settings, Configuration conf,
                                        UserGroupInformation user) throws CheckpointStorageException {
         try {
             return new HdfsFileSystem(conf, user, settings.allowNonAtomicScheme());

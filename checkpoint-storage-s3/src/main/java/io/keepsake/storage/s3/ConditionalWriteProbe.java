@@ -134,17 +134,22 @@ final class ConditionalWriteProbe {
             }
             throw refused(settings, "CompleteMultipartUpload", probe);
         } finally {
-            try {
-                fs.client().abortMultipartUpload(b -> b.bucket(p.bucket()).key(p.key()).uploadId(uploadId));
-            } catch (S3Exception e) {
-                if (e.statusCode() != 404) {
-                    LOG.warn("Cannot abort the conditional-write probe's upload {} of {}: {}", uploadId, probe,
-                            e.getMessage());
-                }
-            } catch (SdkException e) {
+            abortQuietly(fs, p, uploadId, probe);
+        }
+    }
+
+    /** Aborts the probe's multipart upload; a failure is logged, since the probe's answer is known by then. */
+    private static void abortQuietly(S3FileSystem fs, S3Path p, String uploadId, String probe) {
+        try {
+            fs.client().abortMultipartUpload(b -> b.bucket(p.bucket()).key(p.key()).uploadId(uploadId));
+        } catch (S3Exception e) {
+            if (e.statusCode() != 404) {
                 LOG.warn("Cannot abort the conditional-write probe's upload {} of {}: {}", uploadId, probe,
                         e.getMessage());
             }
+        } catch (SdkException e) {
+            LOG.warn("Cannot abort the conditional-write probe's upload {} of {}: {}", uploadId, probe,
+                    e.getMessage());
         }
     }
 

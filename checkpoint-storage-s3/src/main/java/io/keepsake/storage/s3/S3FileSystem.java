@@ -9,44 +9,22 @@ import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
-import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.MultipartUpload;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.S3Error;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The file-system primitives on S3 (or any store speaking its API with conditional writes), over
@@ -58,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code PutObject}, a larger one a multipart upload with that many bytes per part, whatever its
  * size. The part size is a whole multiple of the savepoint chunk size, so every part of a
  * format-version-2 payload starts and ends on a chunk boundary (only the last part is shorter).
- * Reads of a large payload ({@link #openWhole}) fetch ranges of whole chunks several at once. It appears, whole, when its stream's {@code sync()} returns
+ * Reads of a large payload ({@link #openWhole}) fetch ranges of whole chunks several at once. A
+ * created file appears, whole, when its stream's {@code sync()} returns
  * ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it, or whose upload failed, is
  * aborted on the server and leaves nothing visible. A must-create is conditional
  * ({@code If-None-Match: *} on the PUT or on {@code CompleteMultipartUpload}); a 412 is
@@ -69,6 +48,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * batched ({@code DeleteObjects}). Listing is {@code ListObjectsV2}, paginated; a directory's
  * modification time is that of the newest object below it. Thread-safe; the client is closed
  * with this file system.
+ *
+ * <p>The reads are {@link S3Reads}', the listings and stats {@link S3Listing}'s, the deletes and
+ * the rename {@link S3Deletes}'; the writes are {@link S3OutputStream}'s.
  */
 public final class S3FileSystem implements StorageFileSystem {
 
@@ -89,7 +71,6 @@ public final class S3FileSystem implements StorageFileSystem {
     /** Ranges of one stream held at a time, the one being read included. */
     public static final int READ_RANGES_IN_FLIGHT = 4;
 
-    private static final int DELETE_BATCH = 1000;
     private static final int CONFLICT_RETRIES = 8;
 
     private final S3Client client;
@@ -97,11 +78,9 @@ public final class S3FileSystem implements StorageFileSystem {
     private final int partSize;
     private final boolean conditionalWrites;
     private final String description;
-    private volatile int readRangeBytes = READ_RANGE_BYTES;
-    private volatile int readRangesInFlight = READ_RANGES_IN_FLIGHT;
-    private final AtomicInteger rangeFetchesRunning = new AtomicInteger();
-    private ExecutorService rangeReaders;
-    private boolean rangeReadersClosed;
+    private final S3Reads reads = new S3Reads(this);
+    private final S3Listing listing = new S3Listing(this);
+    private final S3Deletes deletes = new S3Deletes(this, listing);
 
     /**
      * A file system over {@code client}.
@@ -212,19 +191,14 @@ public final class S3FileSystem implements StorageFileSystem {
 
     @Override
     public InputStream open(String path) throws IOException {
-        return getObject(requireFileKey(path), path, null);
+        return reads.open(requireFileKey(path), path);
     }
 
     /**
      * Reads a file expected to be larger than one range ({@link #READ_RANGE_BYTES}, rounded up to
      * a whole multiple of {@code alignment}) as several ranged {@code GetObject}s at once, at most
-     * {@link #READ_RANGES_IN_FLIGHT} ranges held per stream, the one being read included, so a
-     * stream holds at most 32 MiB of ranges in memory (with chunks larger than 16 MiB, two ranges
-     * of one chunk each). The first range
-     * is asked for here; its response gives the object's length and ETag, and the later ranges ask
-     * {@code If-Match} on it. A file expected to fit in one range is one plain {@code GetObject},
-     * as is an object the first answer shows to fit in it (or a store that answers a range with
-     * the whole object).
+     * {@link #READ_RANGES_IN_FLIGHT} ranges held per stream; a smaller file is one plain
+     * {@code GetObject} ({@link S3Reads#openWhole}).
      */
     @Override
     public InputStream openWhole(String path, long expectedLength, int alignment) throws IOException {
@@ -232,125 +206,12 @@ public final class S3FileSystem implements StorageFileSystem {
             throw new InvalidStorageArgumentException("Cannot open " + path + " in ranges: expected length "
                     + expectedLength + " and alignment " + alignment + " must be at least 0 and 1");
         }
-        long range = Math.max(1, (readRangeBytes + alignment - 1) / alignment) * alignment;
-        // chunks larger than a range make larger ranges: fewer of them are held, two at least
-        int inFlight = (int) Math.max(2, Math.min(readRangesInFlight,
-                (long) readRangeBytes * readRangesInFlight / range));
-        if (expectedLength <= range || inFlight < 2 || range > Integer.MAX_VALUE - 8) {
-            return open(path);
-        }
-        S3Path p = requireFileKey(path);
-        ResponseInputStream<GetObjectResponse> first;
-        try {
-            first = getObject(p, path, "bytes=0-" + (range - 1));
-        } catch (RangeNotSatisfiableException e) {
-            // an empty object: read it plainly, so the caller sees it end where it expected more
-            return open(path);
-        }
-        GetObjectResponse response = first.response();
-        long[] answered = contentRange(response.contentRange());
-        if (answered == null && response.sdkHttpResponse().statusCode() == 206) {
-            first.abort();
-            throw new IOException("S3 answered the request for bytes 0 to " + (range - 1) + " of " + path
-                    + " with a part of it but no Content-Range (" + description + ")");
-        }
-        if (answered == null || answered[2] <= range || response.eTag() == null) {
-            if (answered == null || answered[2] <= range) {
-                return first; // the whole object
-            }
-            first.abort(); // without an ETag, a change between ranges would go unnoticed
-            return open(path);
-        }
-        if (answered[0] != 0 || answered[1] != range - 1) {
-            first.abort();
-            throw new IOException("S3 answered the request for bytes 0 to " + (range - 1) + " of " + path
-                    + " with bytes " + answered[0] + " to " + answered[1] + " (" + description + ")");
-        }
-        return new S3RangedInputStream(this, p, path, first, answered[2], response.eTag(), (int) range, inFlight,
-                rangeReaders());
-    }
-
-    /** A {@code GetObject} of the whole object or, with {@code range}, of a range of it. */
-    private ResponseInputStream<GetObjectResponse> getObject(S3Path p, String path, String range) throws IOException {
-        try {
-            return client.getObject(GetObjectRequest.builder().bucket(p.bucket()).key(p.key()).range(range).build());
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404 && !"NoSuchBucket".equals(code(e))) {
-                if (stat(p, path).map(FileStatus::directory).orElse(false)) {
-                    throw new FileSystemException(path, null, "is a directory, not a file");
-                }
-                throw new NoSuchFileException(path);
-            }
-            if (range != null && e.statusCode() == 416) {
-                throw new RangeNotSatisfiableException(path);
-            }
-            throw translate(path, "open", e);
-        } catch (SdkException e) {
-            throw translate(path, "open", e);
-        }
-    }
-
-    /** A 416 to a range that starts at byte 0: the object is empty. */
-    private static final class RangeNotSatisfiableException extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        RangeNotSatisfiableException(String path) {
-            super(path);
-        }
-    }
-
-    /**
-     * A {@code Content-Range} header, {@code bytes first-last/length}, as {@code [first, last,
-     * length]} ({@code length} -1 for {@code *}); null when it is absent or not of that form.
-     */
-    static long[] contentRange(String header) {
-        if (header == null || !header.startsWith("bytes ")) {
-            return null;
-        }
-        try {
-            String spec = header.substring(6).trim();
-            int dash = spec.indexOf('-');
-            int slash = spec.indexOf('/');
-            if (dash < 0 || slash < dash) {
-                return null;
-            }
-            String total = spec.substring(slash + 1).trim();
-            return new long[] {Long.parseLong(spec.substring(0, dash).trim()),
-                    Long.parseLong(spec.substring(dash + 1, slash).trim()),
-                    total.equals("*") ? -1 : Long.parseLong(total)};
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** The threads that fetch ranges, started when first needed; daemons, ended after 30 idle seconds. */
-    private synchronized ExecutorService rangeReaders() throws IOException {
-        if (rangeReadersClosed) {
-            throw new IOException("Cannot read in ranges: the S3 file system is closed (" + description + ")");
-        }
-        if (rangeReaders == null) {
-            AtomicInteger count = new AtomicInteger();
-            rangeReaders = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                    r -> {
-                        Thread t = new Thread(r, "keepsake-s3-range-" + count.incrementAndGet());
-                        t.setDaemon(true);
-                        return t;
-                    });
-        }
-        return rangeReaders;
-    }
-
-    void rangeFetchStarted() {
-        rangeFetchesRunning.incrementAndGet();
-    }
-
-    void rangeFetchEnded() {
-        rangeFetchesRunning.decrementAndGet();
+        return reads.openWhole(requireFileKey(path), path, expectedLength, alignment);
     }
 
     /** How many ranges are being fetched right now, by every stream of this file system. */
     int rangeFetchesRunning() {
-        return rangeFetchesRunning.get();
+        return reads.rangeFetchesRunning();
     }
 
     /**
@@ -359,91 +220,23 @@ public final class S3FileSystem implements StorageFileSystem {
      * several ranges.
      */
     void readRanges(int rangeBytes, int inFlight) {
-        this.readRangeBytes = rangeBytes;
-        this.readRangesInFlight = inFlight;
+        reads.readRanges(rangeBytes, inFlight);
     }
+
+    // ----------------------------------------------------------------- listings
 
     @Override
     public List<FileStatus> list(String directory) throws IOException {
-        S3Path dir = path(directory);
-        String prefix = dir.directoryPrefix();
-        Map<String, long[]> directories = new LinkedHashMap<>();
-        List<FileStatus> files = new ArrayList<>();
-        for (S3Object o : listAll(dir, prefix, directory)) {
-            String rest = o.key().substring(prefix.length());
-            int slash = rest.indexOf('/');
-            long time = o.lastModified() == null ? 0 : o.lastModified().toEpochMilli();
-            if (slash < 0) {
-                if (representable(rest)) {
-                    files.add(new FileStatus(child(directory, rest), rest, false, o.size(), time));
-                }
-            } else if (slash > 0) {
-                String name = rest.substring(0, slash);
-                if (representable(name)) {
-                    long[] newest = directories.computeIfAbsent(name, k -> new long[] {Long.MIN_VALUE});
-                    newest[0] = Math.max(newest[0], time);
-                }
-            }
-        }
-        List<FileStatus> out = new ArrayList<>(files);
-        directories.forEach((name, time) -> out.add(new FileStatus(child(directory, name), name, true, 0, time[0])));
-        return out;
-    }
-
-    private static boolean representable(String name) {
-        return !name.isEmpty() && !name.equals(".") && !name.equals("..");
-    }
-
-    /** Every object below {@code prefix}, page after page. */
-    private List<S3Object> listAll(S3Path dir, String prefix, String what) throws IOException {
-        List<S3Object> out = new ArrayList<>();
-        String token = null;
-        do {
-            String continuation = token;
-            ListObjectsV2Response page = call(what, "list", () -> client.listObjectsV2(ListObjectsV2Request.builder()
-                    .bucket(dir.bucket()).prefix(prefix).continuationToken(continuation).build()));
-            out.addAll(page.contents());
-            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (token != null);
-        return out;
+        return listing.list(directory);
     }
 
     @Override
     public Optional<FileStatus> stat(String path) throws IOException {
-        return stat(path(path), path);
+        return listing.stat(path(path), path);
     }
 
-    private Optional<FileStatus> stat(S3Path p, String path) throws IOException {
-        String name = p.key().substring(p.key().lastIndexOf('/') + 1);
-        if (!p.key().isEmpty()) {
-            Optional<HeadObjectResponse> head = headObject(p);
-            if (head.isPresent()) {
-                return Optional.of(new FileStatus(path, name, false, head.get().contentLength(),
-                        head.get().lastModified() == null ? 0 : head.get().lastModified().toEpochMilli()));
-            }
-        }
-        ListObjectsV2Response page;
-        try {
-            page = client.listObjectsV2(b -> b.bucket(p.bucket()).prefix(p.directoryPrefix()).maxKeys(1));
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404 && "NoSuchBucket".equals(code(e))) {
-                // not "nothing there": the caller is told which bucket is missing, as a missing parent is told
-                throw withCause(new NoSuchFileException(path, null, "S3 bucket '" + p.bucket() + "' does not exist ("
-                        + description + ")"), e);
-            }
-            throw translate(path, "stat", e);
-        } catch (SdkException e) {
-            throw translate(path, "stat", e);
-        }
-        if (page.contents().isEmpty()) {
-            return p.key().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
-        }
-        S3Object first = page.contents().get(0);
-        return Optional.of(new FileStatus(path, name, true, 0,
-                first.lastModified() == null ? 0 : first.lastModified().toEpochMilli()));
-    }
-
-    private Optional<HeadObjectResponse> headObject(S3Path p) throws IOException {
+    /** The object at {@code p}, empty when there is none (a missing bucket is an error). */
+    Optional<HeadObjectResponse> headObject(S3Path p) throws IOException {
         try {
             return Optional.of(client.headObject(b -> b.bucket(p.bucket()).key(p.key())));
         } catch (S3Exception e) {
@@ -460,46 +253,7 @@ public final class S3FileSystem implements StorageFileSystem {
 
     @Override
     public boolean delete(String path, boolean recursive) throws IOException {
-        S3Path p = path(path);
-        if (p.key().isEmpty()) {
-            throw new AccessDeniedException(path, null, "the top of a bucket is never deleted");
-        }
-        if (headObject(p).isPresent()) {
-            call(path, "delete", () -> client.deleteObject(b -> b.bucket(p.bucket()).key(p.key())));
-            return true;
-        }
-        String prefix = p.directoryPrefix();
-        if (!recursive) {
-            ListObjectsV2Response page = call(path, "delete", () -> client.listObjectsV2(b -> b.bucket(p.bucket())
-                    .prefix(prefix).maxKeys(2)));
-            for (S3Object o : page.contents()) {
-                if (!o.key().equals(prefix)) {
-                    throw new DirectoryNotEmptyException(path);
-                }
-            }
-            if (page.contents().isEmpty()) {
-                return false;
-            }
-            call(path, "delete", () -> client.deleteObject(b -> b.bucket(p.bucket()).key(prefix)));
-            return true;
-        }
-        List<S3Object> all = listAll(p, prefix, path);
-        // The marker last, so that an interrupted delete leaves a directory that still exists.
-        all.sort((a, b) -> Boolean.compare(a.key().equals(prefix), b.key().equals(prefix)));
-        for (int from = 0; from < all.size(); from += DELETE_BATCH) {
-            List<ObjectIdentifier> batch = new ArrayList<>();
-            for (S3Object o : all.subList(from, Math.min(all.size(), from + DELETE_BATCH))) {
-                batch.add(ObjectIdentifier.builder().key(o.key()).build());
-            }
-            DeleteObjectsResponse response = call(path, "delete", () -> client.deleteObjects(b -> b.bucket(p.bucket())
-                    .delete(Delete.builder().objects(batch).quiet(true).build())));
-            if (!response.errors().isEmpty()) {
-                S3Error first = response.errors().get(0);
-                throw new IOException("Cannot delete " + response.errors().size() + " object(s) under " + path + ": "
-                        + first.code() + " " + first.message() + " (" + p.bucket() + "/" + first.key() + ")");
-            }
-        }
-        return !all.isEmpty();
+        return deletes.delete(path, recursive);
     }
 
     /**
@@ -508,20 +262,7 @@ public final class S3FileSystem implements StorageFileSystem {
      */
     @Override
     public void rename(String source, String target) throws IOException {
-        S3Path from = requireFileKey(source);
-        S3Path to = requireFileKey(target);
-        if (headObject(from).isEmpty()) {
-            if (stat(from, source).isPresent()) {
-                throw new IOException("Cannot rename " + source + ": S3 has no directory rename (" + target + ")");
-            }
-            throw new NoSuchFileException(source);
-        }
-        if (stat(to, target).isPresent()) {
-            throw new FileAlreadyExistsException(target);
-        }
-        call(source, "rename", () -> client.copyObject(CopyObjectRequest.builder().sourceBucket(from.bucket())
-                .sourceKey(from.key()).destinationBucket(to.bucket()).destinationKey(to.key()).build()));
-        call(source, "rename", () -> client.deleteObject(b -> b.bucket(from.bucket()).key(from.key())));
+        deletes.rename(source, target);
     }
 
     @Override
@@ -557,55 +298,25 @@ public final class S3FileSystem implements StorageFileSystem {
     /** The multipart uploads begun below {@code directory} and neither completed nor aborted ({@code ListMultipartUploads}). */
     @Override
     public List<PendingUpload> pendingUploads(String directory) throws IOException {
-        S3Path dir = path(directory);
-        List<PendingUpload> out = new ArrayList<>();
-        String keyMarker = null;
-        String idMarker = null;
-        do {
-            String k = keyMarker;
-            String i = idMarker;
-            ListMultipartUploadsResponse page = call(directory, "list multipart uploads", () -> client.listMultipartUploads(
-                    b -> b.bucket(dir.bucket()).prefix(dir.directoryPrefix()).keyMarker(k).uploadIdMarker(i)));
-            for (MultipartUpload u : page.uploads()) {
-                out.add(new PendingUpload(new S3Path(dir.bucket(), u.key()).toString(), u.uploadId(),
-                        u.initiated() == null ? 0 : u.initiated().toEpochMilli()));
-            }
-            boolean more = Boolean.TRUE.equals(page.isTruncated());
-            keyMarker = more ? page.nextKeyMarker() : null;
-            idMarker = more ? page.nextUploadIdMarker() : null;
-        } while (keyMarker != null);
-        return out;
+        return listing.pendingUploads(directory);
     }
 
     /** Aborts one multipart upload; fine when it is already gone. */
     @Override
     public void abortUpload(PendingUpload upload) throws IOException {
-        S3Path p = path(upload.path());
-        try {
-            client.abortMultipartUpload(b -> b.bucket(p.bucket()).key(p.key()).uploadId(upload.uploadId()));
-        } catch (S3Exception e) {
-            if (e.statusCode() != 404) {
-                throw translate(upload.path(), "abort upload", e);
-            }
-        } catch (SdkException e) {
-            throw translate(upload.path(), "abort upload", e);
-        }
+        deletes.abortUpload(upload);
     }
 
     // ----------------------------------------------------------------- plumbing
 
     @Override
     public void close() {
-        synchronized (this) {
-            rangeReadersClosed = true;
-            if (rangeReaders != null) {
-                rangeReaders.shutdown();
-            }
-        }
+        reads.close();
         client.close();
     }
 
-    private S3Path requireFileKey(String path) {
+    /** The path as an object key; a bucket alone is refused. */
+    S3Path requireFileKey(String path) {
         S3Path p = path(path);
         if (p.key().isEmpty()) {
             throw new InvalidStorageArgumentException("Cannot use S3 path as a file: it names a bucket, not a key ("
@@ -648,7 +359,8 @@ public final class S3FileSystem implements StorageFileSystem {
         return new IOException("S3 failed to " + what + " " + path + ": " + e.getMessage() + " (" + description + ")", e);
     }
 
-    private static IOException withCause(IOException e, Throwable cause) {
+    /** {@code e} with {@code cause} set, to throw. */
+    static IOException withCause(IOException e, Throwable cause) {
         e.initCause(cause);
         return e;
     }

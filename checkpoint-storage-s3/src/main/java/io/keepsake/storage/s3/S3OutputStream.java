@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +77,7 @@ final class S3OutputStream extends SyncableOutputStream {
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
         requireWritable();
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         while (len > 0) {
             if (count == buffer.length && buffer.length < fs.partSize()) {
                 buffer = Arrays.copyOf(buffer, (int) Math.min(fs.partSize(), (long) buffer.length * 2));

@@ -36,6 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class S3RangedInputStream extends InputStream {
 
     private final S3FileSystem fs;
+    private final S3Reads reads;
     private final S3Path object;
     private final String path;
     private final long length;
@@ -61,9 +62,10 @@ final class S3RangedInputStream extends InputStream {
      * @param length the object's length, from the first response's {@code Content-Range}
      * @param eTag the object's ETag, from the first response
      */
-    S3RangedInputStream(S3FileSystem fs, S3Path object, String path, ResponseInputStream<GetObjectResponse> first,
+    S3RangedInputStream(S3Reads reads, S3Path object, String path, ResponseInputStream<GetObjectResponse> first,
                         long length, String eTag, int rangeBytes, int inFlight, Executor executor) throws IOException {
-        this.fs = fs;
+        this.reads = reads;
+        this.fs = reads.fileSystem();
         this.object = object;
         this.path = path;
         this.length = length;
@@ -237,7 +239,7 @@ final class S3RangedInputStream extends InputStream {
 
         @Override
         public void run() {
-            fs.rangeFetchStarted();
+            reads.rangeFetchStarted();
             ResponseInputStream<GetObjectResponse> in = opened.getAndSet(null);
             try {
                 if (in == null && isCancelled()) {
@@ -251,16 +253,7 @@ final class S3RangedInputStream extends InputStream {
                     return;
                 }
                 requireSameObject(in.response());
-                byte[] b = buffer != null && buffer.length >= length ? buffer : new byte[length];
-                buffer = null;
-                int got = in.readNBytes(b, 0, length);
-                if (got < length) {
-                    throw new IOException("S3 ended " + bytes() + " after " + got + " bytes (" + fs.description()
-                            + ")");
-                }
-                if (in.read() != -1) {
-                    throw new IOException("S3 sent more than " + bytes() + " (" + fs.description() + ")");
-                }
+                byte[] b = readWhole(in);
                 if (release(in)) {
                     in.close();
                 }
@@ -285,8 +278,23 @@ final class S3RangedInputStream extends InputStream {
                     }
                     result.completeExceptionally(new IOException("Reading " + bytes() + " was cancelled"));
                 }
-                fs.rangeFetchEnded();
+                reads.rangeFetchEnded();
             }
+        }
+
+        /** Reads the range's bytes into the spare buffer or a new one, failing when the body is shorter or longer. */
+        private byte[] readWhole(ResponseInputStream<GetObjectResponse> in) throws IOException {
+            byte[] b = buffer != null && buffer.length >= length ? buffer : new byte[length];
+            buffer = null;
+            int got = in.readNBytes(b, 0, length);
+            if (got < length) {
+                throw new IOException("S3 ended " + bytes() + " after " + got + " bytes (" + fs.description()
+                        + ")");
+            }
+            if (in.read() != -1) {
+                throw new IOException("S3 sent more than " + bytes() + " (" + fs.description() + ")");
+            }
+            return b;
         }
 
         /** Checks that a later range comes from the object whose first range was read. */
@@ -294,7 +302,7 @@ final class S3RangedInputStream extends InputStream {
             if (response.eTag() != null && !response.eTag().equals(eTag)) {
                 throw new S3ObjectChangedException(path, eTag, bytes() + " came with ETag " + response.eTag());
             }
-            long[] range = S3FileSystem.contentRange(response.contentRange());
+            long[] range = S3Reads.contentRange(response.contentRange());
             if (range == null) {
                 throw new IOException("S3 answered the request for " + bytes() + " without a Content-Range ("
                         + fs.description() + ")");

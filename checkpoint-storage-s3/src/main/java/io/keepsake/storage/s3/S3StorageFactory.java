@@ -17,7 +17,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -162,7 +164,7 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
             return;
         }
         S3FileSystem main = (S3FileSystem) fileSystem;
-        java.util.Map<String, String> directoryByBucket = new java.util.TreeMap<>();
+        Map<String, String> directoryByBucket = new TreeMap<>();
         directoryByBucket.put(main.path(storage.namespace()).bucket(), storage.namespace());
         directoryByBucket.putIfAbsent(main.path(storage.savepointRoot()).bucket(), storage.savepointRoot());
         try (S3Client probeClient = settings.probeClient()) {

@@ -1,0 +1,137 @@
+package io.keepsake.storage.s3;
+
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.PendingUpload;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Listings and stats of one {@link S3FileSystem}, where directories are key prefixes:
+ * {@code ListObjectsV2}, paginated; a directory's modification time is that of the newest object
+ * below it; names that cannot be a path segment ({@code .}, {@code ..}, empty) are left out.
+ * Thread-safe.
+ */
+final class S3Listing {
+
+    private final S3FileSystem fs;
+
+    S3Listing(S3FileSystem fs) {
+        this.fs = fs;
+    }
+
+    /** The files and directories right below {@code directory}. */
+    List<FileStatus> list(String directory) throws IOException {
+        S3Path dir = fs.path(directory);
+        String prefix = dir.directoryPrefix();
+        Map<String, long[]> directories = new LinkedHashMap<>();
+        List<FileStatus> files = new ArrayList<>();
+        for (S3Object o : listAll(dir, prefix, directory)) {
+            String rest = o.key().substring(prefix.length());
+            int slash = rest.indexOf('/');
+            long time = o.lastModified() == null ? 0 : o.lastModified().toEpochMilli();
+            if (slash < 0) {
+                if (representable(rest)) {
+                    files.add(new FileStatus(fs.child(directory, rest), rest, false, o.size(), time));
+                }
+            } else if (slash > 0) {
+                String name = rest.substring(0, slash);
+                if (representable(name)) {
+                    long[] newest = directories.computeIfAbsent(name, k -> new long[] {Long.MIN_VALUE});
+                    newest[0] = Math.max(newest[0], time);
+                }
+            }
+        }
+        List<FileStatus> out = new ArrayList<>(files);
+        directories.forEach((name, time) ->
+                out.add(new FileStatus(fs.child(directory, name), name, true, 0, time[0])));
+        return out;
+    }
+
+    /** True for a name that can be a path segment. */
+    private static boolean representable(String name) {
+        return !name.isEmpty() && !name.equals(".") && !name.equals("..");
+    }
+
+    /** Every object below {@code prefix}, page after page. */
+    List<S3Object> listAll(S3Path dir, String prefix, String what) throws IOException {
+        List<S3Object> out = new ArrayList<>();
+        String token = null;
+        do {
+            String continuation = token;
+            ListObjectsV2Response page = fs.call(what, "list", () -> fs.client().listObjectsV2(
+                    ListObjectsV2Request.builder().bucket(dir.bucket()).prefix(prefix)
+                            .continuationToken(continuation).build()));
+            out.addAll(page.contents());
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        return out;
+    }
+
+    /** What is at {@code p}: an object, or a prefix with objects below it (a directory), or nothing. */
+    Optional<FileStatus> stat(S3Path p, String path) throws IOException {
+        String name = p.key().substring(p.key().lastIndexOf('/') + 1);
+        if (!p.key().isEmpty()) {
+            Optional<HeadObjectResponse> head = fs.headObject(p);
+            if (head.isPresent()) {
+                return Optional.of(new FileStatus(path, name, false, head.get().contentLength(),
+                        head.get().lastModified() == null ? 0 : head.get().lastModified().toEpochMilli()));
+            }
+        }
+        ListObjectsV2Response page;
+        try {
+            page = fs.client().listObjectsV2(b -> b.bucket(p.bucket()).prefix(p.directoryPrefix()).maxKeys(1));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 && "NoSuchBucket".equals(S3FileSystem.code(e))) {
+                // not "nothing there": the caller is told which bucket is missing, as a missing parent is told
+                throw S3FileSystem.withCause(new NoSuchFileException(path, null, "S3 bucket '" + p.bucket()
+                        + "' does not exist (" + fs.description() + ")"), e);
+            }
+            throw fs.translate(path, "stat", e);
+        } catch (SdkException e) {
+            throw fs.translate(path, "stat", e);
+        }
+        if (page.contents().isEmpty()) {
+            return p.key().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
+        }
+        S3Object first = page.contents().get(0);
+        return Optional.of(new FileStatus(path, name, true, 0,
+                first.lastModified() == null ? 0 : first.lastModified().toEpochMilli()));
+    }
+
+    /** The multipart uploads begun below {@code directory} and neither completed nor aborted. */
+    List<PendingUpload> pendingUploads(String directory) throws IOException {
+        S3Path dir = fs.path(directory);
+        List<PendingUpload> out = new ArrayList<>();
+        String keyMarker = null;
+        String idMarker = null;
+        do {
+            String k = keyMarker;
+            String i = idMarker;
+            ListMultipartUploadsResponse page = fs.call(directory, "list multipart uploads",
+                    () -> fs.client().listMultipartUploads(b -> b.bucket(dir.bucket())
+                            .prefix(dir.directoryPrefix()).keyMarker(k).uploadIdMarker(i)));
+            for (MultipartUpload u : page.uploads()) {
+                out.add(new PendingUpload(new S3Path(dir.bucket(), u.key()).toString(), u.uploadId(),
+                        u.initiated() == null ? 0 : u.initiated().toEpochMilli()));
+            }
+            boolean more = Boolean.TRUE.equals(page.isTruncated());
+            keyMarker = more ? page.nextKeyMarker() : null;
+            idMarker = more ? page.nextUploadIdMarker() : null;
+        } while (keyMarker != null);
+        return out;
+    }
+}
