@@ -1,9 +1,9 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.localfile.internal.LinkRename;
-import io.keepsake.storage.localfile.internal.LocalEntries;
-import io.keepsake.storage.localfile.internal.LocalRoots;
+import io.keepsake.storage.spi.localdisk.LinkRename;
+import io.keepsake.storage.spi.localdisk.LocalEntries;
+import io.keepsake.storage.spi.localdisk.LocalRoots;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
@@ -34,8 +34,8 @@ import java.util.Optional;
 import java.util.Set;
 
 import static io.keepsake.storage.hdfs.HdfsErrors.withCause;
-import static io.keepsake.storage.localfile.internal.LocalEntries.linkRefused;
-import static io.keepsake.storage.localfile.internal.LocalEntries.lstat;
+import static io.keepsake.storage.spi.localdisk.LocalEntries.linkRefused;
+import static io.keepsake.storage.spi.localdisk.LocalEntries.lstat;
 
 /**
  * The local disk under {@link HdfsFileSystem} when Hadoop's {@link RawLocalFileSystem} serves it,

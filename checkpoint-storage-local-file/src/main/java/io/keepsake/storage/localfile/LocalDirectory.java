@@ -1,6 +1,6 @@
 package io.keepsake.storage.localfile;
 
-import io.keepsake.storage.localfile.internal.LocalEntries;
+import io.keepsake.storage.spi.localdisk.LocalEntries;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

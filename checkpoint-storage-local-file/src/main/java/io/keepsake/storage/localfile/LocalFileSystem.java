@@ -1,8 +1,8 @@
 package io.keepsake.storage.localfile;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.localfile.internal.LinkRename;
-import io.keepsake.storage.localfile.internal.LocalEntries;
+import io.keepsake.storage.spi.localdisk.LinkRename;
+import io.keepsake.storage.spi.localdisk.LocalEntries;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;

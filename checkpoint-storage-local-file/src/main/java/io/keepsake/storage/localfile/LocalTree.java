@@ -1,7 +1,7 @@
 package io.keepsake.storage.localfile;
 
-import io.keepsake.storage.localfile.internal.LocalEntries;
-import io.keepsake.storage.localfile.internal.LocalRoots;
+import io.keepsake.storage.spi.localdisk.LocalEntries;
+import io.keepsake.storage.spi.localdisk.LocalRoots;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

@@ -1,4 +1,4 @@
-package io.keepsake.storage.localfile.internal;
+package io.keepsake.storage.spi.localdisk;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

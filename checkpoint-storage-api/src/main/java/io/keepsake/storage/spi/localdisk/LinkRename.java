@@ -1,4 +1,4 @@
-package io.keepsake.storage.localfile.internal;
+package io.keepsake.storage.spi.localdisk;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
