@@ -85,7 +85,7 @@ public final class GcCommand extends StorageCommand {
             for (GcCandidate c : candidates) {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("job", c.jobId());
-                r.put("what", c.what());
+                r.put("what", c.kind().label());
                 r.put("modified", Formats.time(c.modificationTime()));
                 r.put("path", c.path());
                 records.add(r);
@@ -103,7 +103,7 @@ public final class GcCommand extends StorageCommand {
             if (!candidates.isEmpty()) {
                 TextTable table = new TextTable("JOB", "WHAT", "MODIFIED", "PATH");
                 for (GcCandidate c : candidates) {
-                    table.row(c.jobId(), c.what(), Formats.time(c.modificationTime()), c.path());
+                    table.row(c.jobId(), c.kind().label(), Formats.time(c.modificationTime()), c.path());
                 }
                 table.print(out, "  ");
             }
