@@ -62,6 +62,23 @@ public record StorageOptions(String namespace, String storageType, String savepo
     /** The default {@link #LEASE_TIMEOUT}: one minute. */
     public static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 60_000;
 
+    /** How {@link #parse} reads {@link #PERIODIC_MAX_RETAINED}. */
+    private static final ConfigOption<Integer> PERIODIC_MAX_RETAINED_OPTION = ConfigOption.integer(PERIODIC_MAX_RETAINED,
+            "the number of periodic savepoints kept per job; 0 keeps all", 0, "must be a non-negative integer")
+            .check(n -> n >= 0, "must be a non-negative integer");
+    /** How {@link #parse} reads {@link #LEASE_TIMEOUT}. */
+    private static final ConfigOption<Long> LEASE_TIMEOUT_OPTION = ConfigOption.longInteger(LEASE_TIMEOUT,
+            "how long an attempt in flight stays protected from garbage collection without renewal, in milliseconds",
+            DEFAULT_LEASE_TIMEOUT_MILLIS, "must be an integer of at least 100 milliseconds")
+            .check(n -> n >= 100, "must be an integer of at least 100 milliseconds");
+    /** How {@link #parse} reads {@link #FORMAT_VERSION}. */
+    private static final ConfigOption<Integer> FORMAT_VERSION_OPTION = integerFromTo(FORMAT_VERSION,
+            "the savepoint format version written", Versions.CURRENT_FORMAT_VERSION, Versions.OLDEST_FORMAT_VERSION,
+            Versions.CURRENT_FORMAT_VERSION);
+    /** How {@link #parse} reads {@link #VERIFY_THREADS}; absent, one per processor. */
+    private static final ConfigOption<Integer> VERIFY_THREADS_OPTION = integerFromTo(VERIFY_THREADS,
+            "the threads that verify chunks while a payload is read", null, 1, 1024);
+
     /** Keys every backend accepts. */
     public static final Set<String> COMMON_KEYS = Set.of(NAMESPACE, STORAGE_TYPE, SAVEPOINT_PATH, PERIODIC_MAX_RETAINED,
             LEASE_TIMEOUT, FORMAT_VERSION, VERIFY_THREADS);
@@ -132,28 +149,59 @@ public record StorageOptions(String namespace, String storageType, String savepo
      */
     public static StorageOptions parse(Map<String, String> config, String backend, Set<String> backendKeys,
                                        List<String> backendPrefixes, Set<String> storageTypes) {
+        String what = backend + " storage";
+        Map<String, String> copy = copyWithoutNulls(config, what);
+        Map<String, String> own = backendOptions(copy, what, backendKeys, backendPrefixes);
+        String namespace = copy.get(NAMESPACE);
+        if (namespace == null || namespace.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot configure " + what + ": the key is required ("
+                    + NAMESPACE + ")");
+        }
+        String type = copy.get(STORAGE_TYPE);
+        if (type != null && !storageTypes.contains(type)) {
+            throw new InvalidStorageArgumentException("Cannot configure " + what + ": " + STORAGE_TYPE + "="
+                    + type + " conflicts with this backend, which accepts " + new TreeSet<>(storageTypes));
+        }
+        String savepointPath = copy.get(SAVEPOINT_PATH);
+        if (savepointPath != null && savepointPath.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot configure " + what + ": the value is blank ("
+                    + SAVEPOINT_PATH + ")");
+        }
+        Integer threads = VERIFY_THREADS_OPTION.read(copy, what);
+        return new StorageOptions(namespace, type, savepointPath, PERIODIC_MAX_RETAINED_OPTION.read(copy, what), own,
+                LEASE_TIMEOUT_OPTION.read(copy, what), FORMAT_VERSION_OPTION.read(copy, what),
+                threads == null ? defaultVerifyThreads() : threads);
+    }
+
+    /** A sorted copy of {@code config}, which must have neither a null key nor a null value. */
+    private static Map<String, String> copyWithoutNulls(Map<String, String> config, String what) {
         if (config == null) {
-            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the configuration is null");
+            throw new InvalidStorageArgumentException("Cannot configure " + what + ": the configuration is null");
         }
         // Checked before the sorted copy, which would fail on a null key with a message naming nothing.
         for (Map.Entry<String, String> e : config.entrySet()) {
             if (e.getKey() == null) {
-                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: a key is null"
+                throw new InvalidStorageArgumentException("Cannot configure " + what + ": a key is null"
                         + (e.getValue() == null ? "" : " (its value is " + e.getValue() + ")"));
             }
         }
         Map<String, String> copy = new TreeMap<>(config);
+        for (Map.Entry<String, String> e : copy.entrySet()) {
+            if (e.getValue() == null) {
+                throw new InvalidStorageArgumentException("Cannot configure " + what + ": no value for key ("
+                        + e.getKey() + ")");
+            }
+        }
+        return copy;
+    }
+
+    /** The backend's own keys of {@code config}; any key neither common nor the backend's is refused. */
+    private static Map<String, String> backendOptions(Map<String, String> config, String what, Set<String> backendKeys,
+                                                      List<String> backendPrefixes) {
         Set<String> unknown = new TreeSet<>();
         Map<String, String> own = new TreeMap<>();
-        for (Map.Entry<String, String> e : copy.entrySet()) {
+        for (Map.Entry<String, String> e : config.entrySet()) {
             String key = e.getKey();
-            if (key == null) {
-                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: a key is null");
-            }
-            if (e.getValue() == null) {
-                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: no value for key ("
-                        + key + ")");
-            }
             if (COMMON_KEYS.contains(key)) {
                 continue;
             }
@@ -167,73 +215,16 @@ public record StorageOptions(String namespace, String storageType, String savepo
             Set<String> known = new TreeSet<>(COMMON_KEYS);
             known.addAll(backendKeys);
             backendPrefixes.forEach(p -> known.add(p + "*"));
-            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: unknown key(s) "
-                    + unknown + "; known keys are " + known);
+            throw new InvalidStorageArgumentException("Cannot configure " + what + ": unknown key(s) " + unknown
+                    + "; known keys are " + known);
         }
-        String namespace = copy.get(NAMESPACE);
-        if (namespace == null || namespace.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the key is required ("
-                    + NAMESPACE + ")");
-        }
-        String type = copy.get(STORAGE_TYPE);
-        if (type != null && !storageTypes.contains(type)) {
-            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: " + STORAGE_TYPE + "="
-                    + type + " conflicts with this backend, which accepts " + new TreeSet<>(storageTypes));
-        }
-        String savepointPath = copy.get(SAVEPOINT_PATH);
-        if (savepointPath != null && savepointPath.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: the value is blank ("
-                    + SAVEPOINT_PATH + ")");
-        }
-        int retained = 0;
-        String retainedValue = copy.get(PERIODIC_MAX_RETAINED);
-        if (retainedValue != null) {
-            try {
-                retained = Integer.parseInt(retainedValue.trim());
-            } catch (NumberFormatException e) {
-                retained = -1;
-            }
-            if (retained < 0) {
-                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: "
-                        + PERIODIC_MAX_RETAINED + " must be a non-negative integer (" + retainedValue + ")");
-            }
-        }
-        long lease = DEFAULT_LEASE_TIMEOUT_MILLIS;
-        String leaseValue = copy.get(LEASE_TIMEOUT);
-        if (leaseValue != null) {
-            try {
-                lease = Long.parseLong(leaseValue.trim());
-            } catch (NumberFormatException e) {
-                lease = -1;
-            }
-            if (lease < 100) {
-                throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: " + LEASE_TIMEOUT
-                        + " must be an integer of at least 100 milliseconds (" + leaseValue + ")");
-            }
-        }
-        int version = intValue(copy, backend, FORMAT_VERSION, Versions.CURRENT_FORMAT_VERSION,
-                Versions.OLDEST_FORMAT_VERSION, Versions.CURRENT_FORMAT_VERSION);
-        int threads = intValue(copy, backend, VERIFY_THREADS, defaultVerifyThreads(), 1, 1024);
-        return new StorageOptions(namespace, type, savepointPath, retained, own, lease, version, threads);
+        return own;
     }
 
-    /** An integer key's value between {@code min} and {@code max}, or {@code otherwise} when it is absent. */
-    private static int intValue(Map<String, String> config, String backend, String key, int otherwise, int min,
-                                int max) {
-        String value = config.get(key);
-        if (value == null) {
-            return otherwise;
-        }
-        int parsed;
-        try {
-            parsed = Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            parsed = min - 1;
-        }
-        if (parsed < min || parsed > max) {
-            throw new InvalidStorageArgumentException("Cannot configure " + backend + " storage: " + key
-                    + " must be an integer from " + min + " to " + max + " (" + value + ")");
-        }
-        return parsed;
+    /** An integer key refusing, with one message, text that is not an integer from {@code min} to {@code max}. */
+    private static ConfigOption<Integer> integerFromTo(String key, String description, Integer defaultValue, int min,
+                                                       int max) {
+        String problem = "must be an integer from " + min + " to " + max;
+        return ConfigOption.integer(key, description, defaultValue, problem).check(n -> n >= min && n <= max, problem);
     }
 }

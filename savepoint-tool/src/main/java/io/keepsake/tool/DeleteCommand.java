@@ -12,8 +12,10 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code keepsake delete JOB SAVEPOINT}, {@code keepsake delete PATH} or
@@ -62,36 +64,78 @@ public final class DeleteCommand extends StorageCommand {
     }
 
     /**
-     * Deletes what was asked for and prints every path removed and every path left with the reason,
+     * Deletes what was asked for and renders every path removed and every path left with the reason,
      * as the storage reports them; exits 1 when a path it meant to remove could not be removed.
      */
     @Override
-    protected int run(OpenedStorage storage) {
+    protected int run(OpenedStorage storage) throws Exception {
         SavepointTarget t = SavepointTarget.of("delete", target);
         String job = t.jobId();
         SavepointStorage savepoints = storage.savepoints();
-        PrintWriter out = out();
-        List<Map<String, Object>> deleted = new ArrayList<>();
-        List<Map<String, Object>> kept = new ArrayList<>();
-        List<Map<String, Object>> failed = new ArrayList<>();
-        List<String> lines = new ArrayList<>();
+        Deletion deletion;
         try {
-            List<SavepointEntry> entries;
-            DeletionReport report;
-            if (all) {
-                if (!savepoints.listJobs().contains(job)) {
-                    throw new SavepointNotFoundException("Cannot delete savepoints of job " + job + ": it has no folder"
-                            + " under " + savepoints.savepointRoot());
-                }
-                entries = savepoints.scanSavepoints(job);
-                report = storage.keepsake().map(k -> k.deleteSavepointsReporting(job))
-                        .orElseGet(() -> otherStorageAll(savepoints, job, entries));
-            } else {
-                entries = savepoints.scanSavepoints(job).stream()
-                        .filter(e -> e.savepointId().equals(t.savepointId())).toList();
-                report = storage.keepsake().map(k -> k.deleteSavepointReporting(job, t.savepointId()))
-                        .orElseGet(() -> otherStorageOne(savepoints, job, t.savepointId(), entries));
+            deletion = all ? deleteAll(storage, job) : deleteOne(storage, job, t.savepointId());
+        } catch (SavepointNotFoundException e) {
+            if (!ignoreNotFound) {
+                throw e;
             }
+            deletion = new Deletion(savepoints.savepointRoot(), job, t.savepointId(), List.of(),
+                    new DeletionReport(List.of(), List.of(), List.of()),
+                    "Nothing to delete (--ignore-not-found): " + e.getMessage());
+        }
+        return render(deletion);
+    }
+
+    private static Deletion deleteAll(OpenedStorage storage, String job) {
+        SavepointStorage savepoints = storage.savepoints();
+        if (!savepoints.listJobs().contains(job)) {
+            throw new SavepointNotFoundException("Cannot delete savepoints of job " + job + ": it has no folder"
+                    + " under " + savepoints.savepointRoot());
+        }
+        List<SavepointEntry> entries = savepoints.scanSavepoints(job);
+        DeletionReport report = storage.keepsake().map(k -> k.deleteSavepointsReporting(job))
+                .orElseGet(() -> otherStorageAll(savepoints, job, entries));
+        return new Deletion(savepoints.savepointRoot(), job, null, entries, report, null);
+    }
+
+    private static Deletion deleteOne(OpenedStorage storage, String job, String savepointId) {
+        SavepointStorage savepoints = storage.savepoints();
+        List<SavepointEntry> entries = savepoints.scanSavepoints(job).stream()
+                .filter(e -> e.savepointId().equals(savepointId)).toList();
+        DeletionReport report = storage.keepsake().map(k -> k.deleteSavepointReporting(job, savepointId))
+                .orElseGet(() -> otherStorageOne(savepoints, job, savepointId, entries));
+        return new Deletion(savepoints.savepointRoot(), job, savepointId, entries, report, null);
+    }
+
+    /**
+     * What a deletion removed, kept and failed to remove, with the savepoint entries it was asked
+     * about (every one of the job's with {@code savepointId} null); {@code nothing} is the one line
+     * of a run that found nothing to delete, or null.
+     */
+    private record Deletion(String savepointRoot, String job, String savepointId, List<SavepointEntry> entries,
+                            DeletionReport report, String nothing) implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            return report.failed().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            doc.put("savepointRoot", savepointRoot);
+            doc.put("deleted", report.deleted().stream()
+                    .map(path -> Removal.record(job, savepointOf(path, entries), path, null)).toList());
+            doc.put("kept", report.kept().stream().map(line -> named(job, Removal.parse(line), entries)).toList());
+            doc.put("failed", report.failed().stream().map(line -> named(job, Removal.parse(line), entries)).toList());
+        }
+
+        @Override
+        public void printText(PrintWriter out) {
+            if (nothing != null) {
+                out.println(nothing);
+                return;
+            }
+            List<String> lines = new ArrayList<>();
             int complete = 0;
             int others = 0;
             for (SavepointEntry e : entries) {
@@ -101,46 +145,26 @@ public final class DeleteCommand extends StorageCommand {
                     others += e.handle().isEmpty() ? 1 : 0;
                 }
             }
-            for (String path : report.deleted()) {
-                lines.add("  removed " + path);
-                deleted.add(Removal.record(job, savepointOf(path, entries), path, null));
-            }
-            for (String line : report.kept()) {
-                lines.add("  kept " + line);
-                kept.add(named(job, Removal.parse(line), entries));
-            }
-            for (String line : report.failed()) {
-                lines.add("  failed to remove " + line);
-                failed.add(named(job, Removal.parse(line), entries));
-            }
-            if (all) {
-                lines.add("Deleted " + complete + " savepoint(s) of job " + job + ", " + others + " other director"
-                        + (others == 1 ? "y" : "ies") + " and its staging area: removed " + deleted.size() + " path(s)"
-                        + (kept.isEmpty() ? "" : ", kept " + kept.size()) + (failed.isEmpty() ? ""
-                        : ", failed to remove " + failed.size()) + (kept.isEmpty() && failed.isEmpty() ? ""
-                        : " (listed above)"));
+            report.deleted().forEach(path -> lines.add("  removed " + path));
+            report.kept().forEach(line -> lines.add("  kept " + line));
+            report.failed().forEach(line -> lines.add("  failed to remove " + line));
+            if (savepointId == null) {
+                lines.add(summary(complete, others));
             } else if (lines.stream().noneMatch(l -> l.startsWith("Deleted "))) {
-                lines.add(0, (deleted.isEmpty() ? "Deleted nothing of savepoint " : "Deleted savepoint ")
-                        + t.savepointId() + " of job " + job);
+                lines.add(0, (report.deleted().isEmpty() ? "Deleted nothing of savepoint " : "Deleted savepoint ")
+                        + savepointId + " of job " + job);
             }
-        } catch (SavepointNotFoundException e) {
-            if (!ignoreNotFound) {
-                throw e;
-            }
-            lines.add("Nothing to delete (--ignore-not-found): " + e.getMessage());
-        }
-        if (json) {
-            Map<String, Object> doc = document();
-            doc.put("savepointRoot", savepoints.savepointRoot());
-            doc.put("deleted", deleted);
-            doc.put("kept", kept);
-            doc.put("failed", failed);
-            printJson(doc);
-        } else {
             lines.forEach(out::println);
-            out.flush();
         }
-        return failed.isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+
+        private String summary(int complete, int others) {
+            int kept = report.kept().size();
+            int failed = report.failed().size();
+            return "Deleted " + complete + " savepoint(s) of job " + job + ", " + others + " other director"
+                    + (others == 1 ? "y" : "ies") + " and its staging area: removed " + report.deleted().size()
+                    + " path(s)" + (kept == 0 ? "" : ", kept " + kept) + (failed == 0 ? "" : ", failed to remove " + failed)
+                    + (kept == 0 && failed == 0 ? "" : " (listed above)");
+        }
     }
 
     /** A storage that does not report its removals: the folders that went, by what is left. */
@@ -156,7 +180,7 @@ public final class DeleteCommand extends StorageCommand {
     }
 
     private static DeletionReport folders(SavepointStorage savepoints, String job, List<SavepointEntry> entries) {
-        java.util.Set<String> left = new java.util.HashSet<>();
+        Set<String> left = new HashSet<>();
         if (savepoints.listJobs().contains(job)) {
             savepoints.scanSavepoints(job).forEach(e -> left.add(e.savepointId()));
         }

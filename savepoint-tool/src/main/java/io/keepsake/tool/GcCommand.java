@@ -59,86 +59,24 @@ public final class GcCommand extends StorageCommand {
         olderThan();
     }
 
-    /** Collects garbage, or with --dry-run lists the candidates, and prints the result. */
+    /** Collects garbage, or with --dry-run plans it, and renders what it found. */
     @Override
-    protected int run(OpenedStorage storage) {
+    protected int run(OpenedStorage storage) throws Exception {
         SavepointStorage savepoints = storage.savepoints();
-        Duration age = olderThan();
-        String ageText = olderThanText.trim();
-        PrintWriter out = out();
-        Map<String, Object> doc = document();
-        doc.put("savepointRoot", savepoints.savepointRoot());
-        doc.put("olderThan", ageText);
-        doc.put("olderThanMillis", age.toMillis());
-        doc.put("dryRun", dryRun);
-        if (dryRun) {
-            List<GcCandidate> candidates;
-            try {
-                candidates = savepoints.planGarbage(age);
-            } catch (SavepointStorageException e) {
-                if (!unmarkedRoot(e)) {
-                    throw e;
-                }
-                return unmarkedDryRun(savepoints, doc);
-            }
-            List<Map<String, Object>> records = new ArrayList<>();
-            for (GcCandidate c : candidates) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("job", c.jobId());
-                r.put("what", c.what());
-                r.put("modified", Formats.time(c.modificationTime()));
-                r.put("path", c.path());
-                records.add(r);
-            }
-            if (json) {
-                doc.put("candidates", records);
-                doc.put("deleted", null);
-                doc.put("kept", null);
-                doc.put("failed", null);
-                printJson(doc);
-                return ExitCodes.OK;
-            }
-            out.println("Dry run: would remove " + entries(candidates.size())
-                    + " older than " + ageText + " under " + savepoints.savepointRoot() + "; nothing was removed");
-            if (!candidates.isEmpty()) {
-                TextTable table = new TextTable("JOB", "WHAT", "MODIFIED", "PATH");
-                for (GcCandidate c : candidates) {
-                    table.row(c.jobId(), c.what(), Formats.time(c.modificationTime()), c.path());
-                }
-                table.print(out, "  ");
-            }
-            out.flush();
-            return ExitCodes.OK;
+        Age age = new Age(savepoints.savepointRoot(), olderThanText.trim(), olderThan());
+        if (!dryRun) {
+            return render(new Collected(age, savepoints.collectGarbage(age.olderThan())));
         }
-        GcReport report = savepoints.collectGarbage(age);
-        int code = report.failed().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
-        if (json) {
-            doc.put("candidates", null);
-            doc.put("deleted", report.deleted().stream().map(p -> Removal.record(null, null, p, null)).toList());
-            doc.put("kept", report.kept().stream().map(Removal::parse).toList());
-            doc.put("failed", report.failed().stream().map(Removal::parse).toList());
-            printJson(doc);
-            return code;
-        }
-        out.println("Removed " + entries(report.deleted().size())
-                + " older than " + ageText + " under " + savepoints.savepointRoot());
-        for (String path : report.deleted()) {
-            out.println("  deleted " + path);
-        }
-        if (!report.kept().isEmpty()) {
-            out.println("Kept " + report.kept().size() + " on purpose:");
-            for (String kept : report.kept()) {
-                out.println("  kept " + kept);
+        List<GcCandidate> candidates;
+        try {
+            candidates = savepoints.planGarbage(age.olderThan());
+        } catch (SavepointStorageException e) {
+            if (!unmarkedRoot(e)) {
+                throw e;
             }
+            return render(new UnmarkedRoot(age, completeSavepoints(savepoints)));
         }
-        if (!report.failed().isEmpty()) {
-            out.println("Could not remove " + report.failed().size() + ":");
-            for (String failed : report.failed()) {
-                out.println("  failed " + failed);
-            }
-        }
-        out.flush();
-        return code;
+        return render(new Planned(age, candidates));
     }
 
     /** True for the storage's refusal of a savepoint root that holds entries but no {@code .keepsake-root} marker. */
@@ -148,32 +86,130 @@ public final class GcCommand extends StorageCommand {
                 && message.contains(MARKER);
     }
 
-    /**
-     * A dry run over a root Keepsake never marked: nothing there is a Keepsake savepoint and a
-     * collection would remove nothing (a real one refuses), so the dry run says so and exits 0.
-     */
-    private int unmarkedDryRun(SavepointStorage savepoints, Map<String, Object> doc) {
-        String root = savepoints.savepointRoot();
+    /** How many savepoints with Keepsake metadata a root holds. */
+    private static long completeSavepoints(SavepointStorage savepoints) {
         long complete = 0;
         for (String job : savepoints.listJobs()) {
             complete += savepoints.scanSavepoints(job).stream().filter(e -> e.handle().isPresent()).count();
         }
-        if (json) {
-            doc.put("candidates", List.of());
-            doc.put("deleted", null);
-            doc.put("kept", null);
-            doc.put("failed", null);
-            printJson(doc);
+        return complete;
+    }
+
+    /** The root and the age a run works with, as every gc document begins. */
+    private record Age(String savepointRoot, String text, Duration olderThan) {
+        void putJson(Map<String, Object> doc, boolean dryRun) {
+            doc.put("savepointRoot", savepointRoot);
+            doc.put("olderThan", text);
+            doc.put("olderThanMillis", olderThan.toMillis());
+            doc.put("dryRun", dryRun);
+        }
+    }
+
+    /** A dry run: what a collection would remove. */
+    private record Planned(Age age, List<GcCandidate> candidates) implements CommandResult {
+        @Override
+        public int exitCode() {
             return ExitCodes.OK;
         }
-        String what = complete == 0 ? " holds no Keepsake savepoints; it is not a Keepsake savepoint root"
-                : " holds " + complete + " savepoint(s) with Keepsake metadata but is not marked as a Keepsake savepoint"
-                + " root (written before the marker existed, or copied there; committing one savepoint there marks it)";
-        out().println("Dry run: nothing would be removed: " + root + what + " (no " + MARKER + " marker, which"
-                + " Keepsake writes with the first savepoint there), and gc removes nothing under such a folder (gc"
-                + " without --dry-run refuses it and exits 1)");
-        out().flush();
-        return ExitCodes.OK;
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            age.putJson(doc, true);
+            List<Map<String, Object>> records = new ArrayList<>();
+            for (GcCandidate c : candidates) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("job", c.jobId());
+                r.put("what", c.kind().label());
+                r.put("modified", Formats.time(c.modificationTime()));
+                r.put("path", c.path());
+                records.add(r);
+            }
+            doc.put("candidates", records);
+            putNoRemovals(doc);
+        }
+
+        @Override
+        public void printText(PrintWriter out) {
+            out.println("Dry run: would remove " + entries(candidates.size()) + " older than " + age.text()
+                    + " under " + age.savepointRoot() + "; nothing was removed");
+            if (!candidates.isEmpty()) {
+                TextTable table = new TextTable("JOB", "WHAT", "MODIFIED", "PATH");
+                for (GcCandidate c : candidates) {
+                    table.row(c.jobId(), c.kind().label(), Formats.time(c.modificationTime()), c.path());
+                }
+                table.print(out, "  ");
+            }
+        }
+    }
+
+    /**
+     * A dry run over a root Keepsake never marked: nothing there is a Keepsake savepoint and a
+     * collection would remove nothing (a real one refuses), so the dry run says so and exits 0.
+     */
+    private record UnmarkedRoot(Age age, long completeSavepoints) implements CommandResult {
+        @Override
+        public int exitCode() {
+            return ExitCodes.OK;
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            age.putJson(doc, true);
+            doc.put("candidates", List.of());
+            putNoRemovals(doc);
+        }
+
+        @Override
+        public void printText(PrintWriter out) {
+            String what = completeSavepoints == 0 ? " holds no Keepsake savepoints; it is not a Keepsake savepoint root"
+                    : " holds " + completeSavepoints + " savepoint(s) with Keepsake metadata but is not marked as a"
+                    + " Keepsake savepoint root (written before the marker existed, or copied there; committing one"
+                    + " savepoint there marks it)";
+            out.println("Dry run: nothing would be removed: " + age.savepointRoot() + what + " (no " + MARKER
+                    + " marker, which Keepsake writes with the first savepoint there), and gc removes nothing under"
+                    + " such a folder (gc without --dry-run refuses it and exits 1)");
+        }
+    }
+
+    /** A collection: what it removed, kept on purpose and failed to remove; exit 1 when something failed. */
+    private record Collected(Age age, GcReport report) implements CommandResult {
+        @Override
+        public int exitCode() {
+            return report.failed().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            age.putJson(doc, false);
+            doc.put("candidates", null);
+            doc.put("deleted", report.deleted().stream().map(p -> Removal.record(null, null, p, null)).toList());
+            doc.put("kept", report.kept().stream().map(Removal::parse).toList());
+            doc.put("failed", report.failed().stream().map(Removal::parse).toList());
+        }
+
+        @Override
+        public void printText(PrintWriter out) {
+            out.println("Removed " + entries(report.deleted().size()) + " older than " + age.text() + " under "
+                    + age.savepointRoot());
+            for (String path : report.deleted()) {
+                out.println("  deleted " + path);
+            }
+            printLines(out, "Kept " + report.kept().size() + " on purpose:", "  kept ", report.kept());
+            printLines(out, "Could not remove " + report.failed().size() + ":", "  failed ", report.failed());
+        }
+
+        private static void printLines(PrintWriter out, String heading, String prefix, List<String> lines) {
+            if (!lines.isEmpty()) {
+                out.println(heading);
+                lines.forEach(line -> out.println(prefix + line));
+            }
+        }
+    }
+
+    private static void putNoRemovals(Map<String, Object> doc) {
+        doc.put("deleted", null);
+        doc.put("kept", null);
+        doc.put("failed", null);
     }
 
     private static String entries(int n) {

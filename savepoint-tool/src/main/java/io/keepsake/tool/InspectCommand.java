@@ -15,7 +15,6 @@ import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.SavepointPath;
 import io.keepsake.tool.internal.SavepointRecord;
 import io.keepsake.tool.internal.SavepointStatus;
-import io.keepsake.tool.internal.Json;
 import io.keepsake.tool.internal.TextTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -77,7 +76,7 @@ public final class InspectCommand extends StorageCommand {
      * and the exit code says what went wrong. Only a savepoint that is not there is an error.
      */
     @Override
-    protected int run(OpenedStorage storage) {
+    protected int run(OpenedStorage storage) throws Exception {
         SavepointTarget t = resolved();
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
@@ -99,166 +98,176 @@ public final class InspectCommand extends StorageCommand {
             status = new SavepointStatus(SavepointStatus.State.RESOURCES_EXHAUSTED, e.getMessage(), null,
                     version(handle, null));
         }
-        if (status.exitCode() != ExitCodes.OK) {
-            err().println("keepsake inspect: " + status.state().word() + ": " + status.reason());
-            err().flush();
-        }
         String location = handle != null ? handle.location() : SavepointRecord.locationOf(status.file());
-        PrintWriter out = out();
-        if (json) {
-            Map<String, Object> doc = document();
-            doc.putAll(toJson(t, location, handle, status, decoded));
-            out.println(Json.write(doc));
-        } else {
-            printText(out, t, location, handle, status, decoded);
-        }
-        out.flush();
-        return status.exitCode();
+        return render(new Inspection(t, location, handle, status, decoded, decode, chunks));
     }
 
     private static Integer version(SavepointHandle handle, Integer found) {
         return handle != null ? Integer.valueOf(handle.meta().formatVersion()) : found;
     }
 
-    private Map<String, Object> toJson(SavepointTarget t, String location, SavepointHandle handle,
-                                       SavepointStatus status, Map<Integer, CompletedCheckpoint> decoded) {
-        SavepointMeta meta = handle == null ? null : handle.meta();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("job", t.jobId());
-        doc.put("savepointId", t.savepointId());
-        doc.put("location", location);
-        doc.put("kind", meta == null ? null : meta.kind().stableName());
-        doc.put("formatVersion", status.formatVersion());
-        doc.put("supportedFormatVersions", List.of(SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION,
-                SavepointReaderRegistry.CURRENT_FORMAT_VERSION));
-        doc.put("producerVersion", meta == null ? null : meta.producerVersion());
-        doc.put("triggered", meta == null ? null : Formats.time(meta.triggerTimestamp()));
-        doc.put("completed", meta == null ? null : Formats.time(meta.completedTimestamp()));
-        doc.put("payloadFormat", meta == null ? null : meta.payloadFormat());
-        doc.put("pipelines", meta == null ? List.of() : Formats.pipelines(meta));
-        doc.put("bytes", meta == null ? null : Formats.totalBytes(meta));
-        doc.put("properties", meta == null ? null : new LinkedHashMap<>(meta.properties()));
-        List<Map<String, Object>> manifest = null;
-        if (meta != null) {
-            manifest = new ArrayList<>();
-            for (ManifestEntry e : meta.manifest()) {
+    /**
+     * What inspect read: the savepoint's metadata when it could be read, its status, and with
+     * {@code decode} the decoded checkpoints when they read back; {@code chunks} lists chunk digests.
+     */
+    private record Inspection(SavepointTarget t, String location, SavepointHandle handle, SavepointStatus status,
+                              Map<Integer, CompletedCheckpoint> decoded, boolean decode, boolean chunks)
+            implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            return status.exitCode();
+        }
+
+        @Override
+        public List<String> warnings() {
+            return status.exitCode() == ExitCodes.OK ? List.of()
+                    : List.of("keepsake inspect: " + status.state().word() + ": " + status.reason());
+        }
+
+        private SavepointMeta meta() {
+            return handle == null ? null : handle.meta();
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            SavepointMeta meta = meta();
+            doc.put("job", t.jobId());
+            doc.put("savepointId", t.savepointId());
+            doc.put("location", location);
+            doc.put("kind", meta == null ? null : meta.kind().stableName());
+            doc.put("formatVersion", status.formatVersion());
+            doc.put("supportedFormatVersions", List.of(SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION,
+                    SavepointReaderRegistry.CURRENT_FORMAT_VERSION));
+            doc.put("producerVersion", meta == null ? null : meta.producerVersion());
+            doc.put("triggered", meta == null ? null : Formats.time(meta.triggerTimestamp()));
+            doc.put("completed", meta == null ? null : Formats.time(meta.completedTimestamp()));
+            doc.put("payloadFormat", meta == null ? null : meta.payloadFormat());
+            doc.put("pipelines", meta == null ? List.of() : Formats.pipelines(meta));
+            doc.put("bytes", meta == null ? null : Formats.totalBytes(meta));
+            doc.put("properties", meta == null ? null : new LinkedHashMap<>(meta.properties()));
+            doc.put("manifest", meta == null ? null : meta.manifest().stream().map(this::manifestRecord).toList());
+            doc.put("statusChecked", decode ? "payloads" : "metadata");
+            doc.put("status", status.state().word());
+            doc.put("reason", status.reasonOrNull());
+            doc.put("file", status.file());
+            doc.put("checkpoints", decoded == null ? null
+                    : decoded.values().stream().map(Inspection::checkpointRecord).toList());
+        }
+
+        private Map<String, Object> manifestRecord(ManifestEntry e) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pipeline", e.pipelineId());
+            m.put("checkpoint", e.checkpointId());
+            m.put("payloadFile", e.file());
+            m.put("file", e.file()); // the version 2 name of payloadFile, kept until version 3
+            m.put("bytes", e.length());
+            m.put("sha256", e.sha256());
+            m.put("chunkSize", e.chunks() == null ? null : e.chunks().chunkSize());
+            m.put("chunks", chunks && e.chunks() != null ? chunkRecords(e) : null);
+            return m;
+        }
+
+        private static Map<String, Object> checkpointRecord(CompletedCheckpoint cp) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("pipeline", cp.pipelineId());
+            c.put("checkpoint", cp.checkpointId());
+            c.put("type", cp.checkpointType().typeName());
+            c.put("triggered", Formats.time(cp.triggerTimestamp()));
+            c.put("completed", Formats.time(cp.completedTimestamp()));
+            c.put("vertices", cp.taskStatistics().size());
+            List<Map<String, Object>> actions = new ArrayList<>();
+            for (ActionState a : cp.taskStates().values()) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("pipeline", e.pipelineId());
-                m.put("checkpoint", e.checkpointId());
-                m.put("payloadFile", e.file());
-                m.put("file", e.file()); // the version 2 name of payloadFile, kept until version 3
-                m.put("bytes", e.length());
-                m.put("sha256", e.sha256());
-                m.put("chunkSize", e.chunks() == null ? null : e.chunks().chunkSize());
-                m.put("chunks", chunks && e.chunks() != null ? chunkRecords(e) : null);
-                manifest.add(m);
+                m.put("action", a.stateKey().name());
+                m.put("parallelism", a.parallelism());
+                m.put("nonEmptySlots", Formats.nonEmptySlots(a));
+                m.put("coordinatorState", a.coordinatorState() != null);
+                m.put("bytes", Formats.stateBytes(a));
+                actions.add(m);
             }
+            c.put("actions", actions);
+            return c;
         }
-        doc.put("manifest", manifest);
-        doc.put("statusChecked", decode ? "payloads" : "metadata");
-        doc.put("status", status.state().word());
-        doc.put("reason", status.reasonOrNull());
-        doc.put("file", status.file());
-        List<Map<String, Object>> checkpoints = null;
-        if (decoded != null) {
-            checkpoints = new ArrayList<>();
-            for (CompletedCheckpoint cp : decoded.values()) {
-                Map<String, Object> c = new LinkedHashMap<>();
-                c.put("pipeline", cp.pipelineId());
-                c.put("checkpoint", cp.checkpointId());
-                c.put("type", cp.checkpointType().typeName());
-                c.put("triggered", Formats.time(cp.triggerTimestamp()));
-                c.put("completed", Formats.time(cp.completedTimestamp()));
-                c.put("vertices", cp.taskStatistics().size());
-                List<Map<String, Object>> actions = new ArrayList<>();
-                for (ActionState a : cp.taskStates().values()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("action", a.stateKey().name());
-                    m.put("parallelism", a.parallelism());
-                    m.put("nonEmptySlots", Formats.nonEmptySlots(a));
-                    m.put("coordinatorState", a.coordinatorState() != null);
-                    m.put("bytes", Formats.stateBytes(a));
-                    actions.add(m);
-                }
-                c.put("actions", actions);
-                checkpoints.add(c);
+
+        @Override
+        public void printText(PrintWriter out) {
+            SavepointMeta meta = meta();
+            printFacts(out, meta);
+            if (meta == null) {
+                out.println();
+                out.println("The metadata could not be read, so nothing else is known; the reason is above.");
+                return;
             }
-        }
-        doc.put("checkpoints", checkpoints);
-        return doc;
-    }
-
-    /** Each chunk of a format version 2 payload: index, byte offset, length and SHA-256. */
-    private static List<Map<String, Object>> chunkRecords(ManifestEntry e) {
-        List<Map<String, Object>> list = new ArrayList<>();
-        ChunkDigests c = e.chunks();
-        for (int i = 0; i < c.count(); i++) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("index", i);
-            r.put("offset", c.offset(i));
-            r.put("bytes", c.length(i, e.length()));
-            r.put("sha256", c.sha256Hex(i));
-            list.add(r);
-        }
-        return list;
-    }
-
-    private void printText(PrintWriter out, SavepointTarget t, String location, SavepointHandle handle,
-                           SavepointStatus status, Map<Integer, CompletedCheckpoint> decoded) {
-        SavepointMeta meta = handle == null ? null : handle.meta();
-        String supported = "this build reads " + SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION + " to "
-                + SavepointReaderRegistry.CURRENT_FORMAT_VERSION;
-        TextTable facts = new TextTable("FIELD", "VALUE");
-        facts.row("Savepoint", t.savepointId());
-        facts.row("Job", t.jobId());
-        facts.row("Location", location);
-        if (meta == null) {
-            facts.row("Format version", status.formatVersion() == null ? "unknown (" + supported + ")"
-                    : status.formatVersion() + " (" + supported + ")");
-            facts.row("Status", status.display());
-            facts.printRows(out, "");
             out.println();
-            out.println("The metadata could not be read, so nothing else is known; the reason is above.");
-            return;
-        }
-        facts.row("Kind", meta.kind().stableName());
-        facts.row("Format version", meta.formatVersion() + " (" + supported + ")");
-        facts.row("Producer", meta.producerVersion());
-        facts.row("Triggered", Formats.time(meta.triggerTimestamp()));
-        facts.row("Completed", Formats.time(meta.completedTimestamp()));
-        facts.row("Payload format", meta.payloadFormat());
-        facts.row("Total bytes", Formats.totalBytes(meta));
-        facts.row("Status", status.state() == SavepointStatus.State.OK
-                ? "ok (" + (decode ? "metadata and every payload verified" : "metadata verified; --decode reads every"
-                + " payload") + ")" : status.display());
-        facts.printRows(out, "");
-
-        out.println();
-        out.println("Properties" + (meta.properties().isEmpty() ? ": none" : ""));
-        if (!meta.properties().isEmpty()) {
-            TextTable props = new TextTable("KEY", "VALUE");
-            meta.properties().forEach(props::row);
-            props.printRows(out, "  ");
+            out.println("Properties" + (meta.properties().isEmpty() ? ": none" : ""));
+            if (!meta.properties().isEmpty()) {
+                TextTable props = new TextTable("KEY", "VALUE");
+                meta.properties().forEach(props::row);
+                props.printRows(out, "  ");
+            }
+            printManifest(out, meta);
+            if (decode && decoded == null) {
+                out.println();
+                out.println("Decoded checkpoints: none shown, the savepoint did not read back ("
+                        + status.state().word() + ")");
+            }
+            if (decoded != null) {
+                printDecoded(out);
+            }
         }
 
-        out.println();
-        out.println("Manifest");
-        TextTable manifest = new TextTable("PIPELINE", "CHECKPOINT", "FILE", "LENGTH", "PAYLOAD DIGEST");
-        boolean chunked = false;
-        for (ManifestEntry e : meta.manifest()) {
-            manifest.row(e.pipelineId(), e.checkpointId(), e.file(), e.length(), e.sha256());
-            chunked |= e.chunks() != null;
+        private void printFacts(PrintWriter out, SavepointMeta meta) {
+            String supported = "this build reads " + SavepointReaderRegistry.MIN_SUPPORTED_FORMAT_VERSION + " to "
+                    + SavepointReaderRegistry.CURRENT_FORMAT_VERSION;
+            TextTable facts = new TextTable("FIELD", "VALUE");
+            facts.row("Savepoint", t.savepointId());
+            facts.row("Job", t.jobId());
+            facts.row("Location", location);
+            if (meta == null) {
+                facts.row("Format version", status.formatVersion() == null ? "unknown (" + supported + ")"
+                        : status.formatVersion() + " (" + supported + ")");
+                facts.row("Status", status.display());
+                facts.printRows(out, "");
+                return;
+            }
+            facts.row("Kind", meta.kind().stableName());
+            facts.row("Format version", meta.formatVersion() + " (" + supported + ")");
+            facts.row("Producer", meta.producerVersion());
+            facts.row("Triggered", Formats.time(meta.triggerTimestamp()));
+            facts.row("Completed", Formats.time(meta.completedTimestamp()));
+            facts.row("Payload format", meta.payloadFormat());
+            facts.row("Total bytes", Formats.totalBytes(meta));
+            facts.row("Status", status.state() == SavepointStatus.State.OK
+                    ? "ok (" + (decode ? "metadata and every payload verified" : "metadata verified; --decode reads every"
+                    + " payload") + ")" : status.display());
+            facts.printRows(out, "");
         }
-        manifest.print(out, "  ");
-        if (chunked) {
-            out.println("  PAYLOAD DIGEST is derived from the payload's chunk digests (docs/formats.md), not the file's"
-                    + " SHA-256;");
-            out.println("  the message about a damaged chunk names that chunk's own SHA-256"
-                    + (chunks ? ", listed below." : ": add --chunks to list them."));
-        } else {
-            out.println("  PAYLOAD DIGEST is the SHA-256 of the whole file, as sha256sum prints it.");
+
+        private void printManifest(PrintWriter out, SavepointMeta meta) {
+            out.println();
+            out.println("Manifest");
+            TextTable manifest = new TextTable("PIPELINE", "CHECKPOINT", "FILE", "LENGTH", "PAYLOAD DIGEST");
+            boolean chunked = false;
+            for (ManifestEntry e : meta.manifest()) {
+                manifest.row(e.pipelineId(), e.checkpointId(), e.file(), e.length(), e.sha256());
+                chunked |= e.chunks() != null;
+            }
+            manifest.print(out, "  ");
+            if (chunked) {
+                out.println("  PAYLOAD DIGEST is derived from the payload's chunk digests (docs/formats.md), not the"
+                        + " file's SHA-256;");
+                out.println("  the message about a damaged chunk names that chunk's own SHA-256"
+                        + (chunks ? ", listed below." : ": add --chunks to list them."));
+            } else {
+                out.println("  PAYLOAD DIGEST is the SHA-256 of the whole file, as sha256sum prints it.");
+            }
+            if (chunks && chunked) {
+                printChunks(out, meta);
+            }
         }
-        if (chunks && chunked) {
+
+        private static void printChunks(PrintWriter out, SavepointMeta meta) {
             out.println();
             out.println("Chunks");
             TextTable table = new TextTable("FILE", "CHUNK", "BYTES", "SHA256");
@@ -275,11 +284,7 @@ public final class InspectCommand extends StorageCommand {
             table.print(out, "  ");
         }
 
-        if (decode && decoded == null) {
-            out.println();
-            out.println("Decoded checkpoints: none shown, the savepoint did not read back (" + status.state().word() + ")");
-        }
-        if (decoded != null) {
+        private void printDecoded(PrintWriter out) {
             out.println();
             out.println("Decoded checkpoints (every payload's length and SHA-256 verified)");
             for (CompletedCheckpoint cp : decoded.values()) {
@@ -296,5 +301,20 @@ public final class InspectCommand extends StorageCommand {
                 actions.print(out, "    ");
             }
         }
+    }
+
+    /** Each chunk of a format version 2 payload: index, byte offset, length and SHA-256. */
+    private static List<Map<String, Object>> chunkRecords(ManifestEntry e) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        ChunkDigests c = e.chunks();
+        for (int i = 0; i < c.count(); i++) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("index", i);
+            r.put("offset", c.offset(i));
+            r.put("bytes", c.length(i, e.length()));
+            r.put("sha256", c.sha256Hex(i));
+            list.add(r);
+        }
+        return list;
     }
 }

@@ -60,23 +60,48 @@ public final class ListCommand extends StorageCommand {
                     + " always, never (default: ${DEFAULT-VALUE}).")
     ProgressMode progressMode;
 
-    /** Scans the selected jobs and prints one row per savepoint directory and one per job with checkpoints. */
+    /** Scans the selected jobs and renders one row per savepoint directory and one per job with checkpoints. */
     @Override
-    protected int run(OpenedStorage storage) {
+    protected int run(OpenedStorage storage) throws Exception {
         SavepointStorage savepoints = storage.savepoints();
-        SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
         Optional<KeepsakeStorage> keepsake = storage.keepsake();
-        List<String> savepointJobs = savepoints.listJobs();
         List<String> checkpointJobs = keepsake.map(ListCommand::checkpointJobs).orElse(List.of());
-        List<String> selected;
-        if (jobs.isEmpty()) {
-            TreeSet<String> all = new TreeSet<>(savepointJobs);
-            all.addAll(checkpointJobs);
-            selected = new ArrayList<>(all);
-        } else {
-            selected = new ArrayList<>(new LinkedHashSet<>(jobs));
+        List<String> selected = selectedJobs(savepoints.listJobs(), checkpointJobs);
+        List<ListedSavepoint> listed = listSavepoints(savepoints, selected);
+        List<String> jobsWithSavepoints = listed.stream().map(ListedSavepoint::job).toList();
+        List<ListedCheckpoints> checkpoints = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (String job : selected) {
+            Optional<LegacyMigration.Pending> pending = keepsake.isPresent() && checkpointJobs.contains(job)
+                    ? LegacyMigration.plan(keepsake.get(), job) : Optional.empty();
+            pending.ifPresent(p -> checkpoints.add(new ListedCheckpoints(job, p)));
+            if (!jobs.isEmpty() && !jobsWithSavepoints.contains(job) && pending.isEmpty()) {
+                missing.add(job);
+            }
         }
+        String root = savepoints.savepointRoot();
+        SavepointNotFoundException notFound = missing.isEmpty() ? null : new SavepointNotFoundException("Cannot list "
+                + (missing.size() == 1 ? "job " + missing.get(0) + ": it has" : "jobs " + String.join(", ", missing)
+                + ": they have") + " no savepoint under " + root
+                + (keepsake.isPresent() ? " and no checkpoint under " + keepsake.get().namespace() : ""));
+        return render(new Listing(root, keepsake.map(KeepsakeStorage::namespace).orElse(null),
+                jobs.isEmpty() ? List.of() : selected, verify, storageOptions.configuredSavepointRoot().isEmpty(), listed,
+                checkpoints, missing, notFound));
+    }
 
+    /** The jobs asked for, each once in the order given; or every job under either root, sorted. */
+    private List<String> selectedJobs(List<String> savepointJobs, List<String> checkpointJobs) {
+        if (!jobs.isEmpty()) {
+            return new ArrayList<>(new LinkedHashSet<>(jobs));
+        }
+        TreeSet<String> all = new TreeSet<>(savepointJobs);
+        all.addAll(checkpointJobs);
+        return new ArrayList<>(all);
+    }
+
+    /** Every savepoint directory of the selected jobs with its status, checking payloads with --verify. */
+    private List<ListedSavepoint> listSavepoints(SavepointStorage savepoints, List<String> selected) {
+        SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
         List<SavepointEntry> entries = new ArrayList<>();
         List<String> entryJobs = new ArrayList<>();
         long total = 0;
@@ -87,12 +112,7 @@ public final class ListCommand extends StorageCommand {
                 total += entry.handle().map(h -> Formats.totalBytes(h.meta())).orElse(0L);
             }
         }
-
-        List<Integer> codes = new ArrayList<>();
-        List<Map<String, Object>> records = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        TextTable table = new TextTable("JOB", "SAVEPOINT", "KIND", "FORMAT", "COMPLETED", "PIPELINES", "BYTES",
-                "STATUS");
+        List<ListedSavepoint> listed = new ArrayList<>();
         try (Progress progress = verify ? progress(progressMode, "list --verify", total) : Progress.none()) {
             SavepointStorage metered = new MeteredSavepointStorage(savepoints, progress);
             for (int i = 0; i < entries.size(); i++) {
@@ -102,105 +122,131 @@ public final class ListCommand extends StorageCommand {
                 if (verify && status.state() == SavepointStatus.State.OK) {
                     status = SavepointStatus.of(SavepointVerifier.verify(metered, registry, job, entry.savepointId()));
                 }
-                codes.add(status.exitCode());
-                SavepointMeta meta = entry.handle().map(h -> h.meta()).orElse(null);
-                Map<String, Object> r = SavepointRecord.of(job, entry.savepointId(), entry.location(), meta, status);
-                if (status.exitCode() != ExitCodes.OK) {
-                    problems.add("keepsake list: " + status.state().word() + ": " + status.reason());
-                }
-                records.add(r);
-                table.row(job, entry.savepointId(), r.get("kind"), r.get("formatVersion"), r.get("completed"),
-                        meta == null ? null : joined(Formats.pipelines(meta)), r.get("bytes"), status.display());
+                listed.add(new ListedSavepoint(job, entry, status));
             }
         }
-        problems.forEach(err()::println);
+        return listed;
+    }
 
-        List<Map<String, Object>> checkpointRecords = new ArrayList<>();
-        TextTable checkpointTable = new TextTable("JOB", "PIPELINES", "LATEST CHECKPOINTS", "FILES", "BYTES", "MIGRATE");
-        List<String> missing = new ArrayList<>();
-        for (String job : selected) {
-            Optional<LegacyMigration.Pending> pending = keepsake.isPresent() && checkpointJobs.contains(job)
-                    ? LegacyMigration.plan(keepsake.get(), job) : Optional.empty();
-            pending.ifPresent(p -> {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("job", job);
-                r.put("pipelines", p.pipelines());
-                List<Map<String, Object>> latest = new ArrayList<>();
-                for (CheckpointFile f : p.newest()) {
-                    Map<String, Object> l = new LinkedHashMap<>();
-                    l.put("pipeline", f.pipelineId());
-                    l.put("checkpoint", f.checkpointId());
-                    l.put("checkpointFile", f.path());
-                    l.put("file", f.path()); // the version 2 name of checkpointFile, kept until version 3
-                    l.put("bytes", f.length());
-                    latest.add(l);
-                }
-                r.put("latestCheckpoints", latest);
-                r.put("files", p.files());
-                r.put("bytes", p.bytes());
-                Map<String, Object> migrate = new LinkedHashMap<>();
-                migrate.put("state", p.migrated() ? "migrated" : p.kept() ? "kept" : "pending");
-                migrate.put("savepointId", p.savepointId());
-                r.put("migrate", migrate);
-                checkpointRecords.add(r);
-                checkpointTable.row(job, joined(p.pipelines()), latestText(p), p.files(), p.bytes(),
-                        p.migrated() ? "already migrated to " + p.savepointId()
-                                : p.kept() ? "not needed: already in savepoint " + String.join(", ", p.keptIn())
-                                : "keepsake migrate " + job + " would write " + p.savepointId());
-            });
-            boolean hasSavepointDirs = entryJobs.contains(job);
-            if (!jobs.isEmpty() && !hasSavepointDirs && pending.isEmpty()) {
-                missing.add(job);
-                codes.add(ExitCodes.NOT_FOUND);
+    /** One savepoint directory and its status. */
+    private record ListedSavepoint(String job, SavepointEntry entry, SavepointStatus status) {
+        SavepointMeta meta() {
+            return entry.handle().map(h -> h.meta()).orElse(null);
+        }
+
+        Map<String, Object> record() {
+            return SavepointRecord.of(job, entry.savepointId(), entry.location(), meta(), status);
+        }
+    }
+
+    /** One job with checkpoints in the namespace, and what migrate would do for it. */
+    private record ListedCheckpoints(String job, LegacyMigration.Pending pending) {
+        Map<String, Object> record() {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("job", job);
+            r.put("pipelines", pending.pipelines());
+            List<Map<String, Object>> latest = new ArrayList<>();
+            for (CheckpointFile f : pending.newest()) {
+                Map<String, Object> l = new LinkedHashMap<>();
+                l.put("pipeline", f.pipelineId());
+                l.put("checkpoint", f.checkpointId());
+                l.put("checkpointFile", f.path());
+                l.put("file", f.path()); // the version 2 name of checkpointFile, kept until version 3
+                l.put("bytes", f.length());
+                latest.add(l);
             }
+            r.put("latestCheckpoints", latest);
+            r.put("files", pending.files());
+            r.put("bytes", pending.bytes());
+            Map<String, Object> migrate = new LinkedHashMap<>();
+            migrate.put("state", pending.migrated() ? "migrated" : pending.kept() ? "kept" : "pending");
+            migrate.put("savepointId", pending.savepointId());
+            r.put("migrate", migrate);
+            return r;
         }
-        err().flush();
-        SavepointNotFoundException notFound = missing.isEmpty() ? null : new SavepointNotFoundException("Cannot list "
-                + (missing.size() == 1 ? "job " + missing.get(0) + ": it has" : "jobs " + String.join(", ", missing)
-                + ": they have") + " no savepoint under " + savepoints.savepointRoot()
-                + (keepsake.isPresent() ? " and no checkpoint under " + keepsake.get().namespace() : ""));
 
-        PrintWriter out = out();
-        if (json && notFound != null) {
-            // A job asked for that is not there is an error document, as for inspect and verify.
-            throw notFound;
+        String migrateText() {
+            return pending.migrated() ? "already migrated to " + pending.savepointId()
+                    : pending.kept() ? "not needed: already in savepoint " + String.join(", ", pending.keptIn())
+                    : "keepsake migrate " + job + " would write " + pending.savepointId();
         }
-        if (json) {
-            Map<String, Object> doc = document();
-            doc.put("savepointRoot", savepoints.savepointRoot());
-            doc.put("namespace", keepsake.map(KeepsakeStorage::namespace).orElse(null));
-            doc.put("statusChecked", verify ? "payloads" : "metadata");
-            doc.put("savepoints", records);
-            doc.put("checkpointJobs", checkpointRecords);
+    }
+
+    /** What list found: the savepoint directories, the jobs with checkpoints, and the jobs asked for that have neither. */
+    private record Listing(String savepointRoot, String namespace, List<String> jobsAsked, boolean verified,
+                           boolean defaultRoot, List<ListedSavepoint> savepoints, List<ListedCheckpoints> checkpoints,
+                           List<String> missing, SavepointNotFoundException notFound) implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            List<Integer> codes = new ArrayList<>();
+            savepoints.forEach(s -> codes.add(s.status().exitCode()));
+            missing.forEach(m -> codes.add(ExitCodes.NOT_FOUND));
+            return ExitCodes.worst(codes);
+        }
+
+        @Override
+        public List<String> warnings() {
+            return savepoints.stream().map(ListedSavepoint::status).filter(s -> s.exitCode() != ExitCodes.OK)
+                    .map(s -> "keepsake list: " + s.state().word() + ": " + s.reason()).toList();
+        }
+
+        /** A job asked for that is not there is an error, as for inspect and verify. */
+        @Override
+        public Exception failure() {
+            return notFound;
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            doc.put("savepointRoot", savepointRoot);
+            doc.put("namespace", namespace);
+            doc.put("statusChecked", verified ? "payloads" : "metadata");
+            doc.put("savepoints", savepoints.stream().map(ListedSavepoint::record).toList());
+            doc.put("checkpointJobs", checkpoints.stream().map(ListedCheckpoints::record).toList());
             doc.put("missingJobs", missing);
-            printJson(doc);
-        } else {
-            if (table.isEmpty()) {
-                out.println("No savepoints " + (jobs.isEmpty() ? "" : "of job(s) " + String.join(", ", selected) + " ")
-                        + "under " + savepoints.savepointRoot()
-                        + (storageOptions.configuredSavepointRoot().isPresent() ? ""
+        }
+
+        @Override
+        public void printText(PrintWriter out) {
+            if (savepoints.isEmpty()) {
+                out.println("No savepoints " + (jobsAsked.isEmpty() ? "" : "of job(s) " + String.join(", ", jobsAsked)
+                        + " ") + "under " + savepointRoot
+                        + (!defaultRoot ? ""
                         : " (the default savepoint root; an engine that sets savepoint.path keeps them there:"
                         + " give --savepoint-path, or --config with its seatunnel.yaml)"));
             } else {
-                table.print(out, "");
+                savepointTable().print(out, "");
                 out.println();
-                out.println(records.size() + " savepoint director" + (records.size() == 1 ? "y" : "ies") + " under "
-                        + savepoints.savepointRoot() + "; STATUS checked "
-                        + (verify ? "metadata and every payload (--verify)"
+                out.println(savepoints.size() + " savepoint director" + (savepoints.size() == 1 ? "y" : "ies")
+                        + " under " + savepointRoot + "; STATUS checked "
+                        + (verified ? "metadata and every payload (--verify)"
                         : "metadata only; add --verify to read every payload"));
             }
-            if (!checkpointTable.isEmpty()) {
+            if (!checkpoints.isEmpty()) {
                 out.println();
-                out.println("Jobs with checkpoints under " + keepsake.get().namespace()
+                out.println("Jobs with checkpoints under " + namespace
                         + " (SeaTunnel 2.3.x format; migrate writes the latest of each pipeline as a savepoint)");
-                checkpointTable.print(out, "");
+                TextTable table = new TextTable("JOB", "PIPELINES", "LATEST CHECKPOINTS", "FILES", "BYTES", "MIGRATE");
+                for (ListedCheckpoints c : checkpoints) {
+                    LegacyMigration.Pending p = c.pending();
+                    table.row(c.job(), joined(p.pipelines()), latestText(p), p.files(), p.bytes(), c.migrateText());
+                }
+                table.print(out, "");
             }
-            out.flush();
         }
-        if (notFound != null) {
-            throw notFound;
+
+        private TextTable savepointTable() {
+            TextTable table = new TextTable("JOB", "SAVEPOINT", "KIND", "FORMAT", "COMPLETED", "PIPELINES", "BYTES",
+                    "STATUS");
+            for (ListedSavepoint s : savepoints) {
+                Map<String, Object> r = s.record();
+                table.row(s.job(), s.entry().savepointId(), r.get("kind"), r.get("formatVersion"), r.get("completed"),
+                        s.meta() == null ? null : joined(Formats.pipelines(s.meta())), r.get("bytes"),
+                        s.status().display());
+            }
+            return table;
         }
-        return ExitCodes.worst(codes);
     }
 
     private static List<String> checkpointJobs(KeepsakeStorage storage) {

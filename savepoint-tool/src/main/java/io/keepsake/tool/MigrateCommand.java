@@ -138,7 +138,7 @@ public final class MigrateCommand extends StorageCommand {
 
     /** Migrates (or with --dry-run plans) each job and prints what was written or found. */
     @Override
-    protected int run(OpenedStorage checkpointSide) throws CheckpointStorageException {
+    protected int run(OpenedStorage checkpointSide) throws Exception {
         try {
             return migrateAll(checkpointSide);
         } finally {
@@ -149,28 +149,76 @@ public final class MigrateCommand extends StorageCommand {
         }
     }
 
-    private int migrateAll(OpenedStorage checkpointSide) throws CheckpointStorageException {
+    private int migrateAll(OpenedStorage checkpointSide) throws Exception {
         if (!upgrades.isEmpty()) {
             return upgradeAll(checkpointSide);
         }
         List<String> selected = allJobs ? allCheckpointJobs(checkpointSide) : requested();
         CheckpointChoice choice = CheckpointChoice.parse(checkpoints);
-        PrintWriter out = out();
-        List<Map<String, Object>> records = new ArrayList<>();
-        for (String job : selected) {
-            List<LegacyMigration.LegacyCheckpoint> legacy = LegacyMigration.read(checkpointSide.checkpoints(), job,
-                    choice);
-            SavepointStorage savepoints = savepointSide().savepoints();
-            LegacyMigration.Result result;
-            try (Progress written = progress(progressMode, "migrate " + job + ": write", 0);
-                 Progress readBack = progress(progressMode, "migrate " + job + ": verify", 0)) {
-                result = LegacyMigration.write(savepoints, job, legacy, savepointId, dryRun,
-                        dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
+        List<MigratedJob> migrated = new ArrayList<>();
+        Exception failure = null;
+        try {
+            for (String job : selected) {
+                migrated.add(migrate(checkpointSide, job, choice));
             }
-            String state = result.alreadyMigrated() ? "already migrated" : dryRun ? "would migrate" : "migrated";
-            // the version the savepoint's metadata says, read back from the storage; null when none was written or found
-            Integer formatVersion = result.handle() == null ? null
-                    : savepoints.readMetadata(job, result.handle().savepointId()).meta().formatVersion();
+        } catch (RuntimeException | CheckpointStorageException e) {
+            failure = e; // the jobs migrated before it are still reported in text
+        }
+        // The side written to when a job was migrated; otherwise the root as configured, opening nothing more.
+        String root = savepointSide != null ? savepointSide.savepoints().savepointRoot()
+                : storageOptions.configuredSavepointRoot().orElse(checkpointSide.savepoints().savepointRoot());
+        return render(new Migration(root, dryRun, selected.isEmpty(), migrated, List.of(), failure));
+    }
+
+    /** Migrates (or with --dry-run plans) one job's legacy checkpoints into a savepoint. */
+    private MigratedJob migrate(OpenedStorage checkpointSide, String job, CheckpointChoice choice)
+            throws CheckpointStorageException {
+        List<LegacyMigration.LegacyCheckpoint> legacy = LegacyMigration.read(checkpointSide.checkpoints(), job, choice);
+        SavepointStorage savepoints = savepointSide().savepoints();
+        LegacyMigration.Result result;
+        try (Progress written = progress(progressMode, "migrate " + job + ": write", 0);
+             Progress readBack = progress(progressMode, "migrate " + job + ": verify", 0)) {
+            result = LegacyMigration.write(savepoints, job, legacy, savepointId, dryRun,
+                    dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
+        }
+        String state = result.alreadyMigrated() ? "already migrated" : dryRun ? "would migrate" : "migrated";
+        // the version the savepoint's metadata says, read back from the storage; null when none was written or found
+        Integer formatVersion = result.handle() == null ? null
+                : savepoints.readMetadata(job, result.handle().savepointId()).meta().formatVersion();
+        return new MigratedJob(job, state, choice.newest() ? "latest" : "chosen", result, formatVersion);
+    }
+
+    /** Upgrades each savepoint named with --upgrade and renders what was written or found. */
+    private int upgradeAll(OpenedStorage storage) throws Exception {
+        String configured = storage.configuration().get(StorageOptions.FORMAT_VERSION);
+        if (configured != null && !configured.trim().equals(Integer.toString(Versions.CURRENT_FORMAT_VERSION))) {
+            throw new ToolUsageException("Cannot upgrade savepoints: " + StorageOptions.FORMAT_VERSION + "="
+                    + configured + " makes this storage write that format version, and an upgrade writes version "
+                    + Versions.CURRENT_FORMAT_VERSION + "; leave the key out");
+        }
+        String job = requested().get(0);
+        List<UpgradedSavepoint> upgraded = new ArrayList<>();
+        Exception failure = null;
+        try {
+            for (String savepoint : new LinkedHashSet<>(upgrades)) {
+                try (Progress written = progress(progressMode, "upgrade " + savepoint + ": write", 0);
+                     Progress readBack = progress(progressMode, "upgrade " + savepoint + ": verify", 0)) {
+                    upgraded.add(new UpgradedSavepoint(job, savepoint, SavepointUpgrade.upgrade(storage.savepoints(),
+                            job, savepoint, dryRun, dryRun ? Progress.none() : written,
+                            dryRun ? Progress.none() : readBack)));
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = e; // the savepoints upgraded before it are still reported in text
+        }
+        return render(new Migration(storage.savepoints().savepointRoot(), dryRun, false, List.of(), upgraded, failure));
+    }
+
+    /** One job's migration: {@code state} is "migrated", "would migrate" or "already migrated". */
+    private record MigratedJob(String job, String state, String which, LegacyMigration.Result result,
+                               Integer formatVersion) {
+
+        Map<String, Object> record() {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("job", job);
             r.put("status", state.replace(' ', '-'));
@@ -188,122 +236,107 @@ public final class MigrateCommand extends StorageCommand {
                 sources.add(m);
             }
             r.put("checkpoints", sources);
-            records.add(r);
-            if (!json) {
-                printText(out, job, state, choice.newest() ? "latest" : "chosen", result, formatVersion);
+            return r;
+        }
+
+        void printText(PrintWriter out) {
+            String headline = switch (state) {
+                case "already migrated" -> "Job " + job + ": already migrated, nothing written; its " + which
+                        + " legacy v0 checkpoints are in savepoint " + result.savepointId();
+                case "would migrate" -> "Job " + job + ": dry run, nothing written; would migrate these " + which
+                        + " legacy v0 checkpoints into savepoint " + result.savepointId() + ":";
+                default -> "Migrated the " + which + " legacy v0 checkpoints of job " + job + ":";
+            };
+            out.println(headline);
+            TextTable table = new TextTable("PIPELINE", "CHECKPOINT", "TYPE", "SOURCE");
+            for (LegacyMigration.LegacyCheckpoint l : result.migrated()) {
+                table.row(l.pipelineId(), l.checkpointId(), l.checkpoint().checkpointType().typeName(), l.source());
+            }
+            table.print(out, "  ");
+            if (result.handle() != null) {
+                out.println("Savepoint " + result.handle().savepointId());
+                out.println("Path      " + result.handle().location());
+            }
+            if ("migrated".equals(state)) {
+                out.println("Verified  read back through the reader registry (format version "
+                        + formatVersion + "), equal to the decoded legacy checkpoints for "
+                        + result.migrated().size() + " pipeline(s)");
             }
         }
-        if (json) {
-            Map<String, Object> doc = document();
-            // The side written to when a job was migrated; otherwise the root as configured, opening nothing more.
-            doc.put("savepointRoot", savepointSide != null ? savepointSide.savepoints().savepointRoot()
-                    : storageOptions.configuredSavepointRoot().orElse(checkpointSide.savepoints().savepointRoot()));
-            doc.put("dryRun", dryRun);
-            doc.put("jobs", records);
-            doc.put("upgrades", List.of());
-            printJson(doc);
-        } else if (selected.isEmpty()) {
-            out.println("No job with checkpoints to migrate");
-        }
-        out.flush();
-        return ExitCodes.OK;
     }
 
-    /** Upgrades each savepoint named with --upgrade and prints what was written or found. */
-    private int upgradeAll(OpenedStorage storage) {
-        String configured = storage.configuration().get(StorageOptions.FORMAT_VERSION);
-        if (configured != null && !configured.trim().equals(Integer.toString(Versions.CURRENT_FORMAT_VERSION))) {
-            throw new ToolUsageException("Cannot upgrade savepoints: " + StorageOptions.FORMAT_VERSION + "="
-                    + configured + " makes this storage write that format version, and an upgrade writes version "
-                    + Versions.CURRENT_FORMAT_VERSION + "; leave the key out");
-        }
-        String job = requested().get(0);
-        PrintWriter out = out();
-        List<Map<String, Object>> records = new ArrayList<>();
-        for (String savepoint : new LinkedHashSet<>(upgrades)) {
-            SavepointUpgrade.Result result;
-            try (Progress written = progress(progressMode, "upgrade " + savepoint + ": write", 0);
-                 Progress readBack = progress(progressMode, "upgrade " + savepoint + ": verify", 0)) {
-                result = SavepointUpgrade.upgrade(storage.savepoints(), job, savepoint, dryRun,
-                        dryRun ? Progress.none() : written, dryRun ? Progress.none() : readBack);
-            }
+    /** One savepoint's upgrade to the current format version. */
+    private record UpgradedSavepoint(String job, String from, SavepointUpgrade.Result result) {
+
+        Map<String, Object> record() {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("job", job);
-            r.put("from", savepoint);
+            r.put("from", from);
             r.put("fromFormatVersion", result.source().meta().formatVersion());
             r.put("status", result.status().word());
             r.put("savepointId", result.targetId());
             r.put("formatVersion", Versions.CURRENT_FORMAT_VERSION);
             r.put("location", result.target() == null ? null : result.target().location());
             r.put("pipelines", result.source().meta().manifest().stream().map(e -> e.pipelineId()).sorted().toList());
-            records.add(r);
-            if (!json) {
-                printUpgrade(out, job, result);
+            return r;
+        }
+
+        void printText(PrintWriter out) {
+            String source = result.source().savepointId();
+            int version = result.source().meta().formatVersion();
+            switch (result.status()) {
+                case ALREADY_MIGRATED -> out.println(result.targetId().equals(source)
+                        ? "Savepoint " + source + " of job " + job + ": already migrated, it is in format version "
+                                + version + "; nothing written"
+                        : "Savepoint " + source + " of job " + job + ": already migrated to format version "
+                                + Versions.CURRENT_FORMAT_VERSION + " as savepoint " + result.targetId()
+                                + "; nothing written");
+                case WOULD_UPGRADE -> out.println("Savepoint " + source + " of job " + job + ": dry run, nothing"
+                        + " written; it verified in format version " + version + " and would be upgraded to format"
+                        + " version " + Versions.CURRENT_FORMAT_VERSION + " as savepoint " + result.targetId());
+                default -> {
+                    out.println("Upgraded savepoint " + source + " of job " + job + " from format version " + version
+                            + " to " + Versions.CURRENT_FORMAT_VERSION + ":");
+                    out.println("Savepoint " + result.targetId());
+                    out.println("Path      " + result.target().location());
+                    out.println("Verified  " + source + " read whole first; " + result.targetId() + " read back"
+                            + " through the reader registry (format version " + Versions.CURRENT_FORMAT_VERSION
+                            + "), every chunk verified, its payloads byte for byte those of " + source);
+                    out.println("Kept      " + source + " (format version " + version + ") for a build that reads"
+                            + " only version " + version + "; delete it when no longer needed: keepsake delete " + job
+                            + " " + source + " --yes");
+                }
             }
         }
-        if (json) {
-            Map<String, Object> doc = document();
-            doc.put("savepointRoot", storage.savepoints().savepointRoot());
+    }
+
+    /**
+     * What a migrate run wrote or found: the jobs migrated or the savepoints upgraded (one of the
+     * two lists is empty), and the error that stopped it, if one did.
+     */
+    private record Migration(String savepointRoot, boolean dryRun, boolean noJobs, List<MigratedJob> jobs,
+                             List<UpgradedSavepoint> upgrades, Exception failure) implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            return ExitCodes.OK;
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            doc.put("savepointRoot", savepointRoot);
             doc.put("dryRun", dryRun);
-            doc.put("jobs", List.of());
-            doc.put("upgrades", records);
-            printJson(doc);
+            doc.put("jobs", jobs.stream().map(MigratedJob::record).toList());
+            doc.put("upgrades", upgrades.stream().map(UpgradedSavepoint::record).toList());
         }
-        out.flush();
-        return ExitCodes.OK;
-    }
 
-    private static void printUpgrade(PrintWriter out, String job, SavepointUpgrade.Result result) {
-        String source = result.source().savepointId();
-        int from = result.source().meta().formatVersion();
-        switch (result.status()) {
-            case ALREADY_MIGRATED -> out.println(result.targetId().equals(source)
-                    ? "Savepoint " + source + " of job " + job + ": already migrated, it is in format version " + from
-                            + "; nothing written"
-                    : "Savepoint " + source + " of job " + job + ": already migrated to format version "
-                            + Versions.CURRENT_FORMAT_VERSION + " as savepoint " + result.targetId()
-                            + "; nothing written");
-            case WOULD_UPGRADE -> out.println("Savepoint " + source + " of job " + job + ": dry run, nothing written;"
-                    + " it verified in format version " + from + " and would be upgraded to format version "
-                    + Versions.CURRENT_FORMAT_VERSION + " as savepoint " + result.targetId());
-            default -> {
-                out.println("Upgraded savepoint " + source + " of job " + job + " from format version " + from + " to "
-                        + Versions.CURRENT_FORMAT_VERSION + ":");
-                out.println("Savepoint " + result.targetId());
-                out.println("Path      " + result.target().location());
-                out.println("Verified  " + source + " read whole first; " + result.targetId() + " read back through the"
-                        + " reader registry (format version " + Versions.CURRENT_FORMAT_VERSION + "), every chunk"
-                        + " verified, its payloads byte for byte those of " + source);
-                out.println("Kept      " + source + " (format version " + from + ") for a build that reads only"
-                        + " version " + from + "; delete it when no longer needed: keepsake delete " + job + " "
-                        + source + " --yes");
+        @Override
+        public void printText(PrintWriter out) {
+            jobs.forEach(j -> j.printText(out));
+            upgrades.forEach(u -> u.printText(out));
+            if (noJobs) {
+                out.println("No job with checkpoints to migrate");
             }
-        }
-    }
-
-    private static void printText(PrintWriter out, String job, String state, String which,
-                                  LegacyMigration.Result result, Integer formatVersion) {
-        String headline = switch (state) {
-            case "already migrated" -> "Job " + job + ": already migrated, nothing written; its " + which
-                    + " legacy v0 checkpoints are in savepoint " + result.savepointId();
-            case "would migrate" -> "Job " + job + ": dry run, nothing written; would migrate these " + which
-                    + " legacy v0 checkpoints into savepoint " + result.savepointId() + ":";
-            default -> "Migrated the " + which + " legacy v0 checkpoints of job " + job + ":";
-        };
-        out.println(headline);
-        TextTable table = new TextTable("PIPELINE", "CHECKPOINT", "TYPE", "SOURCE");
-        for (LegacyMigration.LegacyCheckpoint l : result.migrated()) {
-            table.row(l.pipelineId(), l.checkpointId(), l.checkpoint().checkpointType().typeName(), l.source());
-        }
-        table.print(out, "  ");
-        if (result.handle() != null) {
-            out.println("Savepoint " + result.handle().savepointId());
-            out.println("Path      " + result.handle().location());
-        }
-        if ("migrated".equals(state)) {
-            out.println("Verified  read back through the reader registry (format version "
-                    + formatVersion + "), equal to the decoded legacy checkpoints for "
-                    + result.migrated().size() + " pipeline(s)");
         }
     }
 

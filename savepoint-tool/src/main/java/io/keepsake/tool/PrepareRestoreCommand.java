@@ -45,19 +45,33 @@ public final class PrepareRestoreCommand extends StorageCommand {
                     + " pipeline: st-<checkpoint>-p<pipeline>).")
     List<String> savepointIds = new ArrayList<>();
 
-    /** Prepares the restore and prints, per pipeline, which savepoint it restores and as which checkpoint. */
+    /** Prepares the restore and renders, per pipeline, which savepoint it restores and as which checkpoint. */
     @Override
     protected int run(OpenedStorage storage) throws Exception {
         Optional<RestorePreparation.Prepared> earlier = storage.keepsake().flatMap(this::preparedEarlier);
-        boolean already = earlier.isPresent();
-        RestorePreparation.Prepared prepared = already ? earlier.get()
+        RestorePreparation.Prepared prepared = earlier.isPresent() ? earlier.get()
                 : new RestorePreparation(storage.checkpoints(), storage.savepoints()).prepare(job, savepointIds);
-        if (!prepared.otherPipelines().isEmpty()) {
-            err().println("prepare-restore: pipeline(s) " + new java.util.TreeSet<>(prepared.otherPipelines())
-                    + " of job " + job + " are in no named savepoint; they restore their own newest state");
-            err().flush();
+        return render(new Preparation(job, earlier.isPresent(), prepared));
+    }
+
+    /** What a preparation wrote, or found an earlier run had written ({@code already}). */
+    private record Preparation(String job, boolean already, RestorePreparation.Prepared prepared)
+            implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            return ExitCodes.OK;
         }
-        if (json) {
+
+        @Override
+        public List<String> warnings() {
+            return prepared.otherPipelines().isEmpty() ? List.of()
+                    : List.of("prepare-restore: pipeline(s) " + new TreeSet<>(prepared.otherPipelines()) + " of job "
+                    + job + " are in no named savepoint; they restore their own newest state");
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
             List<Map<String, Object>> records = new ArrayList<>();
             for (RestorePreparation.PreparedPipeline p : prepared.pipelines()) {
                 Map<String, Object> record = new LinkedHashMap<>();
@@ -68,35 +82,28 @@ public final class PrepareRestoreCommand extends StorageCommand {
                 record.put("file", p.file());
                 records.add(record);
             }
-            Map<String, Object> doc = document();
             doc.put("job", job);
             doc.put("alreadyPrepared", already);
             doc.put("prepared", records);
-            doc.put("otherPipelines", new ArrayList<>(new java.util.TreeSet<>(prepared.otherPipelines())));
-            printJson(doc);
-            return ExitCodes.OK;
+            doc.put("otherPipelines", new ArrayList<>(new TreeSet<>(prepared.otherPipelines())));
         }
-        PrintWriter out = out();
-        if (already) {
+
+        @Override
+        public void printText(PrintWriter out) {
             for (RestorePreparation.PreparedPipeline p : prepared.pipelines()) {
-                out.println("Pipeline " + p.pipelineId() + " of job " + job + " already restores savepoint "
-                        + p.savepointId() + " (checkpoint " + p.checkpointId() + ") as checkpoint " + p.restoresAs()
-                        + " (" + p.file() + ")");
+                out.println("Pipeline " + p.pipelineId() + " of job " + job + (already ? " already restores" : " restores")
+                        + " savepoint " + p.savepointId() + " (checkpoint " + p.checkpointId() + ") as checkpoint "
+                        + p.restoresAs() + " (" + p.file() + ")");
             }
-            out.println("Already prepared: the newest checkpoint of each pipeline holds the state of the named"
-                    + " savepoints (read and compared); nothing written. Restore the job now (seatunnel.sh -r " + job
-                    + ")");
-            out.flush();
-            return ExitCodes.OK;
+            if (already) {
+                out.println("Already prepared: the newest checkpoint of each pipeline holds the state of the named"
+                        + " savepoints (read and compared); nothing written. Restore the job now (seatunnel.sh -r "
+                        + job + ")");
+            } else {
+                out.println("Restore the job now (seatunnel.sh -r " + job + "); its first checkpoint after the restore"
+                        + " supersedes the prepared state");
+            }
         }
-        for (RestorePreparation.PreparedPipeline p : prepared.pipelines()) {
-            out.println("Pipeline " + p.pipelineId() + " of job " + job + " restores savepoint " + p.savepointId()
-                    + " (checkpoint " + p.checkpointId() + ") as checkpoint " + p.restoresAs() + " (" + p.file() + ")");
-        }
-        out.println("Restore the job now (seatunnel.sh -r " + job + "); its first checkpoint after the restore"
-                + " supersedes the prepared state");
-        out.flush();
-        return ExitCodes.OK;
     }
 
     /**

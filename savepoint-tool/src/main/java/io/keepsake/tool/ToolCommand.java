@@ -66,6 +66,34 @@ public abstract class ToolCommand implements Callable<Integer> {
         out().flush();
     }
 
+    /**
+     * Prints what a command computed, as one JSON document with {@code --json}, else as text, after
+     * its warnings on stderr; throws its failure (see {@link CommandResult#failure}), else returns
+     * its exit code. Every command's output goes through here.
+     */
+    final int render(CommandResult result) throws Exception {
+        if (!result.warnings().isEmpty()) {
+            result.warnings().forEach(err()::println);
+            err().flush();
+        }
+        Exception failure = result.failure();
+        if (json && failure != null) {
+            throw failure;
+        }
+        if (json) {
+            Map<String, Object> doc = document();
+            result.putJson(doc);
+            printJson(doc);
+        } else {
+            result.printText(out());
+            out().flush();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return result.exitCode();
+    }
+
     /** Starts a progress line for {@code totalBytes} on stderr, drawn or not as {@code mode} and {@code --json} say. */
     protected Progress progress(ProgressMode mode, String label, long totalBytes) {
         return Progress.start(err(), progressShown(mode), label, totalBytes);

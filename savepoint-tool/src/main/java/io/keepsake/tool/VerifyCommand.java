@@ -24,6 +24,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * {@code keepsake verify [JOB [SAVEPOINT] | PATH]}: reads every byte of the selected savepoints
@@ -72,34 +73,15 @@ public final class VerifyCommand extends StorageCommand {
         return SavepointTarget.of("verify", target).path();
     }
 
-    /** Verifies the selected savepoints and prints one result per savepoint. */
+    /** Verifies the selected savepoints and renders one result per savepoint. */
     @Override
-    protected int run(OpenedStorage storage) {
+    protected int run(OpenedStorage storage) throws Exception {
         SavepointTarget t = SavepointTarget.of("verify", target);
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
         List<Target> selected = new ArrayList<>();
-        long total = 0;
-        if (t.savepointId() != null) {
-            selected.add(new Target(t.jobId(), t.savepointId(), null, null));
-            if (progressShown(progressMode)) {
-                // Only for the progress line's total; without one, the metadata is read once, by the verifier.
-                total += bytesOf(savepoints, t.jobId(), t.savepointId());
-            }
-        } else {
-            List<String> jobs = t.jobId() != null ? List.of(t.jobId()) : savepoints.listJobs();
-            for (String j : jobs) {
-                for (SavepointEntry entry : savepoints.scanSavepoints(j)) {
-                    SavepointStatus status = SavepointStatus.of(entry, registry);
-                    selected.add(new Target(j, entry.savepointId(), entry.location(), status.skipped() ? status : null));
-                    total += entry.handle().map(h -> Formats.totalBytes(h.meta())).orElse(0L);
-                }
-            }
-            if (t.jobId() != null && selected.isEmpty()) {
-                throw new SavepointNotFoundException("Cannot verify savepoints of job " + t.jobId()
-                        + ": it has no savepoint directory under " + savepoints.savepointRoot());
-            }
-        }
+        long total = t.savepointId() != null ? selectOne(savepoints, t, selected)
+                : selectAll(savepoints, registry, t.jobId(), selected);
         List<Row> rows = new ArrayList<>();
         try (Progress progress = progress(progressMode, "verify", total)) {
             SavepointStorage metered = new MeteredSavepointStorage(savepoints, progress);
@@ -116,8 +98,32 @@ public final class VerifyCommand extends StorageCommand {
                 }
             }
         }
-        print(rows, savepoints.savepointRoot());
-        return exitCode(rows);
+        return render(new Verification(savepoints.savepointRoot(), rows));
+    }
+
+    /** Selects the one savepoint asked for; returns its bytes when a progress line needs a total. */
+    private long selectOne(SavepointStorage savepoints, SavepointTarget t, List<Target> selected) {
+        selected.add(new Target(t.jobId(), t.savepointId(), null, null));
+        // Only for the progress line's total; without one, the metadata is read once, by the verifier.
+        return progressShown(progressMode) ? bytesOf(savepoints, t.jobId(), t.savepointId()) : 0;
+    }
+
+    /** Selects every savepoint directory of {@code job} (or of every job when null); returns their bytes. */
+    private static long selectAll(SavepointStorage savepoints, SavepointReaderRegistry registry, String job,
+                                  List<Target> selected) {
+        long total = 0;
+        for (String j : job != null ? List.of(job) : savepoints.listJobs()) {
+            for (SavepointEntry entry : savepoints.scanSavepoints(j)) {
+                SavepointStatus status = SavepointStatus.of(entry, registry);
+                selected.add(new Target(j, entry.savepointId(), entry.location(), status.skipped() ? status : null));
+                total += entry.handle().map(h -> Formats.totalBytes(h.meta())).orElse(0L);
+            }
+        }
+        if (job != null && selected.isEmpty()) {
+            throw new SavepointNotFoundException("Cannot verify savepoints of job " + job
+                    + ": it has no savepoint directory under " + savepoints.savepointRoot());
+        }
+        return total;
     }
 
     private static long bytesOf(SavepointStorage savepoints, String job, String savepointId) {
@@ -129,53 +135,71 @@ public final class VerifyCommand extends StorageCommand {
         }
     }
 
-    private void print(List<Row> rows, String root) {
-        PrintWriter out = out();
-        int ok = 0;
-        int failed = 0;
-        int skipped = 0;
-        TextTable table = new TextTable("JOB", "SAVEPOINT", "RESULT", "PIPELINES", "BYTES", "DETAIL");
-        List<Map<String, Object>> records = new ArrayList<>();
-        for (Row row : rows) {
+    /** The results of a verification, one row per directory. */
+    private record Verification(String savepointRoot, List<Row> rows) implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            return ExitCodes.worst(rows.stream().map(r -> r.status().exitCode()).toList());
+        }
+
+        @Override
+        public List<String> warnings() {
+            return rows.stream().filter(r -> !r.skipped() && !r.outcome().ok())
+                    .map(r -> "keepsake verify: " + r.outcome().failure().word() + ": " + r.outcome().message()).toList();
+        }
+
+        private long count(Predicate<Row> which) {
+            return rows.stream().filter(which).count();
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            doc.put("savepointRoot", savepointRoot);
+            doc.put("ok", (int) count(r -> !r.skipped() && r.outcome().ok()));
+            doc.put("failed", (int) count(r -> !r.skipped() && !r.outcome().ok()));
+            doc.put("skipped", (int) count(Row::skipped));
+            doc.put("savepoints", rows.stream().map(Verification::record).toList());
+        }
+
+        private static Map<String, Object> record(Row row) {
             Target t = row.target();
-            SavepointStatus status = row.status();
             Outcome o = row.outcome();
             SavepointMeta meta = o != null && o.handle() != null ? o.handle().meta() : null;
             String location = o != null && o.handle() != null ? o.handle().location()
-                    : t.location() != null ? t.location() : SavepointRecord.locationOf(status.file());
-            records.add(SavepointRecord.of(t.job(), t.savepointId(), location, meta, status));
-            if (row.skipped()) {
-                skipped++;
-                table.row(t.job(), t.savepointId(), "SKIPPED", null, null, status.state().word() + ": " + status.reason());
-            } else if (o.ok()) {
-                ok++;
-                table.row(t.job(), t.savepointId(), "OK", joined(o.pipelines()), o.bytes(),
-                        "every byte verified and decoded");
-            } else {
-                failed++;
-                table.row(t.job(), t.savepointId(), "FAILED", null, null, o.failure().word() + ": " + o.message());
-                err().println("keepsake verify: " + o.failure().word() + ": " + o.message());
-            }
+                    : t.location() != null ? t.location() : SavepointRecord.locationOf(row.status().file());
+            return SavepointRecord.of(t.job(), t.savepointId(), location, meta, row.status());
         }
-        err().flush();
-        if (json) {
-            Map<String, Object> doc = document();
-            doc.put("savepointRoot", root);
-            doc.put("ok", ok);
-            doc.put("failed", failed);
-            doc.put("skipped", skipped);
-            doc.put("savepoints", records);
-            printJson(doc);
-        } else if (rows.isEmpty()) {
-            out.println("No savepoints to verify under " + root);
-        } else {
+
+        @Override
+        public void printText(PrintWriter out) {
+            if (rows.isEmpty()) {
+                out.println("No savepoints to verify under " + savepointRoot);
+                return;
+            }
+            TextTable table = new TextTable("JOB", "SAVEPOINT", "RESULT", "PIPELINES", "BYTES", "DETAIL");
+            for (Row row : rows) {
+                Target t = row.target();
+                Outcome o = row.outcome();
+                if (row.skipped()) {
+                    table.row(t.job(), t.savepointId(), "SKIPPED", null, null,
+                            row.status().state().word() + ": " + row.status().reason());
+                } else if (o.ok()) {
+                    table.row(t.job(), t.savepointId(), "OK", joined(o.pipelines()), o.bytes(),
+                            "every byte verified and decoded");
+                } else {
+                    table.row(t.job(), t.savepointId(), "FAILED", null, null, o.failure().word() + ": " + o.message());
+                }
+            }
             table.print(out, "");
             out.println();
-            out.println("Verified " + (ok + failed) + " savepoint(s) under " + root + ": " + ok + " ok, " + failed
+            long ok = count(r -> !r.skipped() && r.outcome().ok());
+            long failed = count(r -> !r.skipped() && !r.outcome().ok());
+            long skipped = count(Row::skipped);
+            out.println("Verified " + (ok + failed) + " savepoint(s) under " + savepointRoot + ": " + ok + " ok, " + failed
                     + " failed" + (skipped > 0 ? ", " + skipped + " incomplete director" + (skipped == 1 ? "y" : "ies")
                     + " skipped" : ""));
         }
-        out.flush();
     }
 
     private static String joined(List<Integer> pipelines) {
@@ -184,13 +208,5 @@ public final class VerifyCommand extends StorageCommand {
             b.append(b.length() == 0 ? "" : ",").append(p);
         }
         return b.toString();
-    }
-
-    private static int exitCode(List<Row> rows) {
-        List<Integer> codes = new ArrayList<>();
-        for (Row r : rows) {
-            codes.add(r.status().exitCode());
-        }
-        return ExitCodes.worst(codes);
     }
 }

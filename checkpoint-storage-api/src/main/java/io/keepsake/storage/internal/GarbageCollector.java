@@ -1,29 +1,38 @@
 package io.keepsake.storage.internal;
 
 import io.keepsake.storage.GcCandidate;
+import io.keepsake.storage.GcCandidate.Kind;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.PendingUpload;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 
 /**
- * Finds and removes what failed attempts left, and only that (I8, I9): staging attempts and
- * expired leases under {@code <job>/.staging/}, savepoint folders without {@code _metadata.ser}
- * that hold nothing but files Keepsake writes, and hidden legacy checkpoint temporary files, last
- * modified at or before {@code now - olderThan}. An attempt whose lease another process renewed
- * within the lease timeout, or that is in flight in this process, is never a candidate, whatever
- * the age asked for; checkpoint temporary files younger than the lease timeout neither. Under a
+ * Finds and removes what failed attempts left, and only that (I8, I9): staging attempts, expired
+ * leases, outcome files and settled deletion records under {@code <job>/.staging/}, folders an
+ * earlier collection set aside there (tombstones), savepoint folders without {@code _metadata.ser}
+ * that hold nothing but files Keepsake writes, orphaned index and newest markers, and hidden legacy
+ * checkpoint temporary files. Each is a candidate once last modified at or before the cutoff
+ * {@code now - olderThan}; tombstones too wait only for that cutoff. Checkpoint and outcome
+ * temporary files, orphaned markers and uploads under the namespace must in addition be older than
+ * the lease timeout. An attempt whose lease another process renewed within the lease timeout, or
+ * that is in flight in this process, is never a candidate, whatever the age asked for. Under a
  * savepoint root that has entries but no Keepsake marker nothing is removed. On a file system whose
  * files appear whole ({@link FsCapability#ATOMIC_FILE_CREATE}, object stores), uploads a dead
  * writer began and never finished are aborted under the same rules. A collection then
@@ -66,7 +75,7 @@ public final class GarbageCollector {
     /** What a collection with {@code olderThan} would remove now; removes nothing. */
     public List<GcCandidate> plan(Duration olderThan) {
         inFlight.awaitTidying();
-        return planner.plan(olderThan, new ArrayList<>());
+        return planner.plan(olderThan, new ArrayList<>()).stream().map(Garbage::candidate).toList();
     }
 
     /**
@@ -82,7 +91,7 @@ public final class GarbageCollector {
             return new GcReport(List.of(), List.of(), List.of());
         }
         long now = System.currentTimeMillis();
-        List<GcCandidate> staging = new ArrayList<>();
+        List<Garbage> staging = new ArrayList<>();
         List<String> foreign = new ArrayList<>();
         planner.planStaging(jobId, now, now, staging, foreign);
         if (!renameMode) {
@@ -114,7 +123,7 @@ public final class GarbageCollector {
      * not remove something from); a folder that is not empty, or that a writer fills meanwhile, stays.
      */
     private void removeEmptiedFolders(List<String> deleted) {
-        java.util.Set<String> jobs = new java.util.TreeSet<>();
+        Set<String> jobs = new TreeSet<>();
         for (String path : deleted) {
             for (String jobId : savepoints.jobs()) {
                 if (path.startsWith(layout.savepointJobDir(jobId) + "/")) {
@@ -202,97 +211,119 @@ public final class GarbageCollector {
         return new GcReport(result.deleted(), result.kept(), result.failed());
     }
 
-    private OwnedRemoval.Result removeAll(List<GcCandidate> candidates) {
+    private OwnedRemoval.Result removeAll(List<Garbage> planned) {
         OwnedRemoval.Result all = OwnedRemoval.Result.empty();
-        for (GcCandidate c : candidates) {
+        for (Garbage g : planned) {
             try {
-                all.addAll(remove(c));
+                all.addAll(remove(g));
             } catch (IOException | RuntimeException e) {
-                all.fail(c.path(), String.valueOf(e.getMessage()));
+                all.fail(g.candidate().path(), String.valueOf(e.getMessage()));
             }
         }
         return all;
     }
 
-    /** Removes one candidate. */
-    private OwnedRemoval.Result remove(GcCandidate c) throws IOException {
+    /** Removes one planned entry the way its kind is removed, checking it again first. */
+    private OwnedRemoval.Result remove(Garbage g) throws IOException {
+        GcCandidate c = g.candidate();
+        return switch (c.kind()) {
+            case EXPIRED_LEASE -> removeExpiredLease(c);
+            case CHECKPOINT_TEMP, ORPHANED_INDEX_MARKER, OUTCOME_TEMP, SETTLED_OUTCOME -> deleteFile(c);
+            case ORPHANED_NEWEST_MARKER -> removeNewestMarker(c);
+            case SETTLED_DELETION -> removeDeletionRecord(c);
+            case COLLECTION_LEFTOVER -> removeTombstone(c);
+            case STALE_UPLOAD -> abortUpload((Garbage.Upload) g);
+            case STALE_ATTEMPT_FILES -> removeAttemptFiles((Garbage.AttemptFiles) g);
+            case UNFINISHED_PUBLICATION -> settlePublication((Garbage.Publication) g);
+            case EMPTY_SAVEPOINT -> removeEmptySavepointFolder(c);
+            case STAGING_ATTEMPT, INCOMPLETE_SAVEPOINT -> removeDirectory(c);
+        };
+    }
+
+    private OwnedRemoval.Result deleteFile(GcCandidate c) throws IOException {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
-        switch (c.what()) {
-            case GcPlanner.EXPIRED_LEASE -> {
-                Optional<FileStatus> now = fs.stat(c.path());
-                if (now.isPresent() && now.get().modificationTime() == c.modificationTime()) {
-                    removal.deleteFile(c.path(), result);
-                } else if (now.isPresent()) {
-                    result.keep(c.path(), "it was renewed meanwhile");
-                }
-                return result;
-            }
-            case GcPlanner.CHECKPOINT_TEMP, GcPlanner.ORPHAN_MARKER, GcPlanner.OUTCOME_TEMP, GcPlanner.SETTLED_OUTCOME -> {
-                removal.deleteFile(c.path(), result);
-                return result;
-            }
-            case GcPlanner.ORPHAN_NEWEST_MARKER -> {
-                // the marker may have kept an older one pruned: the sentinel goes with it
-                if (NewestMarkers.remove(fs, c.path())) {
-                    result.deleted().add(c.path());
-                }
-                return result;
-            }
-            case GcPlanner.SETTLED_DELETION -> {
-                if (SavepointDeletion.recordSettled(layout, c.jobId(), GcPlanner.name(c.path()))) {
-                    removal.deleteFile(c.path(), result);
-                } else {
-                    result.keep(c.path(), SavepointDeletion.UNSETTLED_RECORD);
-                }
-                return result;
-            }
-            case GcPlanner.TOMBSTONE -> {
-                return removeTombstone(c);
-            }
-            case GcPlanner.STALE_UPLOAD -> {
-                int mark = c.path().lastIndexOf(GcPlanner.UPLOAD_MARK);
-                fs.abortUpload(new io.keepsake.storage.spi.PendingUpload(c.path().substring(0, mark),
-                        c.path().substring(mark + GcPlanner.UPLOAD_MARK.length(), c.path().length() - 1), c.modificationTime()));
-                result.deleted().add(c.path());
-                return result;
-            }
-            case GcPlanner.ATTEMPT_FILES -> {
-                int mark = c.path().lastIndexOf(OwnedRemoval.ATTEMPT_FILES_MARK);
-                String attempt = c.path().substring(mark + OwnedRemoval.ATTEMPT_FILES_MARK.length(), c.path().length() - ".wire".length());
-                String folder = c.path().substring(0, mark);
-                if (removal.attemptAlive(c.jobId(), attempt, System.currentTimeMillis())) {
-                    return result.keep(c.path(), "an attempt took it up meanwhile");
-                }
-                result.addAll(removal.collectAttempt(c.jobId(), folder, attempt));
-                if (removal.attemptFiles(folder, attempt).isEmpty() && fs.stat(fs.child(folder, MetadataCodec.FILE_NAME))
-                        .isEmpty() && fs.list(folder).isEmpty()
-                        && !savepoints.isLeased(c.jobId(), GcPlanner.name(folder), System.currentTimeMillis())) {
-                    removal.removeFolderIfEmpty(folder, result);
-                }
-                return result;
-            }
-            case GcPlanner.UNFINISHED_PUBLICATION -> {
-                String attempt = AttemptOutcome.attemptOf(GcPlanner.name(c.path())).orElseThrow();
-                Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, c.path());
-                if (d.isEmpty() || d.get().kind() != AttemptOutcome.Kind.PUBLISHING) {
-                    return result.keep(c.path(), "it was settled meanwhile");
-                }
-                if (removal.attemptAlive(c.jobId(), attempt, System.currentTimeMillis())) {
-                    return result.keep(c.path(), "its writer renewed its lease meanwhile");
-                }
-                return removal.settlePublication(c.jobId(), attempt, d.get().metadata());
-            }
-            case GcPlanner.EMPTY_FOLDER -> {
-                if (savepoints.isLeased(c.jobId(), GcPlanner.name(c.path()), System.currentTimeMillis())) {
-                    return result.keep(c.path(), "an attempt took it up meanwhile");
-                }
-                removal.removeFolderIfEmpty(c.path(), result);
-                return result;
-            }
-            default -> {
-                return removeDirectory(c);
-            }
+        removal.deleteFile(c.path(), result);
+        return result;
+    }
+
+    /** A lease goes only unchanged since it was planned; one renewed meanwhile is kept. */
+    private OwnedRemoval.Result removeExpiredLease(GcCandidate c) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        Optional<FileStatus> now = fs.stat(c.path());
+        if (now.isPresent() && now.get().modificationTime() == c.modificationTime()) {
+            removal.deleteFile(c.path(), result);
+        } else if (now.isPresent()) {
+            result.keep(c.path(), "it was renewed meanwhile");
         }
+        return result;
+    }
+
+    /** The marker may have kept an older one pruned: the sentinel goes with it. */
+    private OwnedRemoval.Result removeNewestMarker(GcCandidate c) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        if (NewestMarkers.remove(fs, c.path())) {
+            result.deleted().add(c.path());
+        }
+        return result;
+    }
+
+    private OwnedRemoval.Result removeDeletionRecord(GcCandidate c) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        if (SavepointDeletion.recordSettled(layout, c.jobId(), GcPlanner.name(c.path()))) {
+            removal.deleteFile(c.path(), result);
+        } else {
+            result.keep(c.path(), SavepointDeletion.UNSETTLED_RECORD);
+        }
+        return result;
+    }
+
+    private OwnedRemoval.Result abortUpload(Garbage.Upload u) throws IOException {
+        PendingUpload upload = u.upload();
+        fs.abortUpload(upload);
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        result.deleted().add(u.candidate().path());
+        return result;
+    }
+
+    /**
+     * An attempt's files go after its "collected" decision, unless an attempt took it up meanwhile;
+     * then its savepoint folder, if that left it empty, without metadata and without a lease.
+     */
+    private OwnedRemoval.Result removeAttemptFiles(Garbage.AttemptFiles a) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        String folder = a.folder();
+        if (removal.attemptAlive(a.jobId(), a.attemptId(), System.currentTimeMillis())) {
+            return result.keep(a.candidate().path(), "an attempt took it up meanwhile");
+        }
+        result.addAll(removal.collectAttempt(a.jobId(), folder, a.attemptId()));
+        if (removal.attemptFiles(folder, a.attemptId()).isEmpty()
+                && fs.stat(fs.child(folder, MetadataCodec.FILE_NAME)).isEmpty() && fs.list(folder).isEmpty()
+                && !savepoints.isLeased(a.jobId(), GcPlanner.name(folder), System.currentTimeMillis())) {
+            removal.removeFolderIfEmpty(folder, result);
+        }
+        return result;
+    }
+
+    /** A dead writer's decision to publish is settled, unless it was settled or its lease renewed meanwhile. */
+    private OwnedRemoval.Result settlePublication(Garbage.Publication p) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        Optional<AttemptOutcome.Decision> d = AttemptOutcome.read(fs, p.path());
+        if (d.isEmpty() || d.get().kind() != AttemptOutcome.Kind.PUBLISHING) {
+            return result.keep(p.path(), "it was settled meanwhile");
+        }
+        if (removal.attemptAlive(p.jobId(), p.attemptId(), System.currentTimeMillis())) {
+            return result.keep(p.path(), "its writer renewed its lease meanwhile");
+        }
+        return removal.settlePublication(p.jobId(), p.attemptId(), d.get().metadata());
+    }
+
+    private OwnedRemoval.Result removeEmptySavepointFolder(GcCandidate c) throws IOException {
+        OwnedRemoval.Result result = OwnedRemoval.Result.empty();
+        if (savepoints.isLeased(c.jobId(), GcPlanner.name(c.path()), System.currentTimeMillis())) {
+            return result.keep(c.path(), "an attempt took it up meanwhile");
+        }
+        removal.removeFolderIfEmpty(c.path(), result);
+        return result;
     }
 
     /**
@@ -303,7 +334,7 @@ public final class GarbageCollector {
      */
     private OwnedRemoval.Result removeDirectory(GcCandidate c) throws IOException {
         OwnedRemoval.Result result = OwnedRemoval.Result.empty();
-        boolean savepointFolder = c.what().equals(GcPlanner.INCOMPLETE);
+        boolean savepointFolder = c.kind() == Kind.INCOMPLETE_SAVEPOINT;
         Predicate<String> own = savepointFolder
                 ? n -> StorageLayout.isKeepsakeFile(GcPlanner.name(c.path()), n) : StorageLayout::isStagedFile;
         if (savepointFolder || !fs.capabilities().contains(FsCapability.ATOMIC_DIRECTORY_RENAME)) {
@@ -335,7 +366,7 @@ public final class GarbageCollector {
      * or lost a race with a writer publishing). Entries Keepsake does not write stay, reported.
      */
     private OwnedRemoval.Result removeTombstone(GcCandidate c) throws IOException {
-        java.util.regex.Matcher savepointFolder = GcPlanner.SAVEPOINT_TOMBSTONE_NAME.matcher(GcPlanner.name(c.path()));
+        Matcher savepointFolder = GcPlanner.SAVEPOINT_TOMBSTONE_NAME.matcher(GcPlanner.name(c.path()));
         if (savepointFolder.matches() && fs.stat(fs.child(c.path(), MetadataCodec.FILE_NAME)).isPresent()) {
             return putBack(c.path(), fs.child(layout.savepointJobDir(c.jobId()), savepointFolder.group(1)));
         }
@@ -352,7 +383,7 @@ public final class GarbageCollector {
             return result.keep(savepointDir, "it became a complete savepoint meanwhile and was put back");
         } catch (NoSuchFileException another) {
             return result.keep(savepointDir, "another collection put it back");
-        } catch (java.nio.file.FileAlreadyExistsException taken) {
+        } catch (FileAlreadyExistsException taken) {
             return result.keep(tombstone, "it holds a complete savepoint but " + savepointDir + " is taken again");
         }
     }

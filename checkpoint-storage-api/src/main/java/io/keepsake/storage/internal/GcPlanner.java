@@ -1,22 +1,31 @@
 package io.keepsake.storage.internal;
 
-import io.keepsake.storage.GcCandidate;
+import io.keepsake.storage.GcCandidate.Kind;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.PendingUpload;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * The planning half of garbage collection: which entries under the roots are the leftovers of
@@ -32,39 +41,19 @@ final class GcPlanner {
     /** Logged under the collector's name: planning is one half of a collection. */
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
 
-    // What a candidate is (GcCandidate.what), as reports name it; the collector removes each kind its own way.
-    static final String STAGING_ATTEMPT = "staging attempt";
-    static final String EXPIRED_LEASE = "expired lease";
     /** Why gc reports an attempt's lease as kept. */
     static final String LEASE_FRESH = "the lease of a savepoint attempt is fresh";
-    static final String INCOMPLETE = "incomplete savepoint directory";
-    static final String TOMBSTONE = "collection leftover";
-    static final String CHECKPOINT_TEMP = "checkpoint temporary file";
-    static final String ORPHAN_MARKER = "orphaned index marker";
-    /** A newest marker whose savepoint is not published (or says other claims) and no attempt writes. */
-    static final String ORPHAN_NEWEST_MARKER = "orphaned newest marker";
-    static final String STALE_UPLOAD = "stale multipart upload";
-    static final String ATTEMPT_FILES = "stale attempt files";
-    static final String UNFINISHED_PUBLICATION = "unfinished publication";
-    static final String SETTLED_OUTCOME = "settled attempt outcome";
-    static final String OUTCOME_TEMP = "outcome temporary file";
-    static final String SETTLED_DELETION = "settled deletion record";
-    static final String EMPTY_FOLDER = "empty savepoint directory";
     /** Why gc reports an attempt's files as kept where create-if-absent is not exclusive. */
     static final String UNDECIDABLE = "the store's create-if-absent is not exclusive (s3.conditional-writes=unsupported"
             + " or hdfs.allow-non-atomic-scheme=true), so no outcome file can decide between the attempt's writer and a"
             + " collection, and removing its files could tear a savepoint whose commit returned; gc leaves them:"
             + " delete the savepoint explicitly once no writer of it runs";
 
-    /** Joins a pending upload's path and id in the path of a {@link #STALE_UPLOAD} candidate. */
-    static final String UPLOAD_MARK = " (upload ";
-
     // The names of folders a collection set aside in staging before removing them (tombstones).
     static final String TOMBSTONE_MARK = ".gc-";
     static final String SAVEPOINT_TOMBSTONE_MARK = ".gcsp-";
-    static final java.util.regex.Pattern SAVEPOINT_TOMBSTONE_NAME =
-            java.util.regex.Pattern.compile("(.+)\\.gcsp-[0-9a-f]{16}");
-    static final java.util.regex.Pattern TOMBSTONE_NAME = java.util.regex.Pattern.compile(".+\\.gc-[0-9a-f]{16}");
+    static final Pattern SAVEPOINT_TOMBSTONE_NAME = Pattern.compile("(.+)\\.gcsp-[0-9a-f]{16}");
+    static final Pattern TOMBSTONE_NAME = Pattern.compile(".+\\.gc-[0-9a-f]{16}");
 
     private final StorageLayout layout;
     private final StorageFileSystem fs;
@@ -86,15 +75,15 @@ final class GcPlanner {
     }
 
     /**
-     * Plans the removal of an attempt's files ({@link #UNFINISHED_PUBLICATION} or {@link #ATTEMPT_FILES}),
+     * Plans the removal of an attempt's files ({@link Garbage.Publication} or {@link Garbage.AttemptFiles}),
      * or, where create-if-absent is not exclusive, reports them as kept instead.
      */
-    private void planAttempt(GcCandidate candidate, List<GcCandidate> out, List<String> foreign) {
+    private void planAttempt(Garbage garbage, List<Garbage> out, List<String> foreign) {
         if (outcomesDecide) {
-            out.add(candidate);
+            out.add(garbage);
             return;
         }
-        String kept = candidate.path() + ": " + UNDECIDABLE;
+        String kept = garbage.candidate().path() + ": " + UNDECIDABLE;
         if (!foreign.contains(kept)) {
             foreign.add(kept);
         }
@@ -105,10 +94,10 @@ final class GcPlanner {
      * purpose to {@code foreign}: entries Keepsake did not write, and the leases of attempts that
      * are still fresh (one line per attempt, whatever the age asked for).
      */
-    List<GcCandidate> plan(Duration olderThan, List<String> foreign) {
+    List<Garbage> plan(Duration olderThan, List<String> foreign) {
         long now = System.currentTimeMillis();
         long cutoff = cutoff(olderThan, now);
-        List<GcCandidate> candidates = new ArrayList<>();
+        List<Garbage> candidates = new ArrayList<>();
         boolean marked = RootMarker.requireMarkedOrEmpty(fs, layout.savepointRoot(),
                 "collect garbage under the savepoint root");
         if (marked) {
@@ -135,12 +124,12 @@ final class GcPlanner {
      * no attempt in flight here and no fresh lease protects; under the namespace those older than
      * the lease timeout too, as for checkpoint temporary files.
      */
-    private void planUploads(boolean savepointRootMarked, long now, long cutoff, List<GcCandidate> out) {
+    private void planUploads(boolean savepointRootMarked, long now, long cutoff, List<Garbage> out) {
         String spRoot = layout.savepointRoot() + "/";
-        Map<String, io.keepsake.storage.spi.PendingUpload> uploads = new java.util.LinkedHashMap<>();
+        Map<String, PendingUpload> uploads = new LinkedHashMap<>();
         try {
             for (String root : List.of(layout.namespace(), layout.savepointRoot())) {
-                for (io.keepsake.storage.spi.PendingUpload u : fs.pendingUploads(root)) {
+                for (PendingUpload u : fs.pendingUploads(root)) {
                     uploads.putIfAbsent(u.uploadId() + " " + u.path(), u);
                 }
             }
@@ -148,7 +137,7 @@ final class GcPlanner {
             throw new SavepointStorageException("Cannot collect garbage: listing pending uploads failed: "
                     + e.getMessage() + " (" + layout.namespace() + ", " + layout.savepointRoot() + ")", e);
         }
-        for (io.keepsake.storage.spi.PendingUpload u : uploads.values()) {
+        for (PendingUpload u : uploads.values()) {
             if (u.initiated() > cutoff) {
                 continue;
             }
@@ -171,11 +160,16 @@ final class GcPlanner {
                 }
                 jobId = parts[0];
             }
-            out.add(new GcCandidate(jobId, u.path() + UPLOAD_MARK + u.uploadId() + ")", STALE_UPLOAD, u.initiated()));
+            out.add(new Garbage.Upload(jobId, u));
         }
     }
 
-    void planStaging(String jobId, long now, long cutoff, List<GcCandidate> out, List<String> foreign) {
+    /**
+     * The staging folder of a job: folders set aside by a collection, attempts that neither
+     * published nor aborted, expired leases, outcome files and deletion records; everything else
+     * there is reported as not Keepsake's.
+     */
+    void planStaging(String jobId, long now, long cutoff, List<Garbage> out, List<String> foreign) {
         String staging = layout.stagingDir(jobId);
         List<FileStatus> entries = savepoints.listOrFail(staging, "list staging of job " + jobId);
         Map<String, FileStatus> leases = new HashMap<>();
@@ -184,49 +178,70 @@ final class GcPlanner {
                 leases.put(leaseAttempt(s.name()).get(), s);
             }
         }
-        long settled = Math.min(cutoff, now - inFlight.timeoutMillis());
         for (FileStatus s : entries) {
             String path = fs.child(staging, s.name());
-            Optional<String> outcomeAttempt = s.regularFile() ? AttemptOutcome.attemptOf(s.name()) : Optional.empty();
-            if (s.directory() && (TOMBSTONE_NAME.matcher(s.name()).matches()
-                    || SAVEPOINT_TOMBSTONE_NAME.matcher(s.name()).matches())) {
-                if (s.modificationTime() <= cutoff) {
-                    out.add(new GcCandidate(jobId, path, TOMBSTONE, s.modificationTime()));
-                }
-            } else if (s.directory() && StorageLayout.attemptSavepointId(s.name()).isPresent()) {
-                FileStatus lease = leases.get(s.name());
-                if (s.modificationTime() <= cutoff && !inFlight.contains(path)
-                        && (lease == null || !inFlight.isFresh(lease, now))) {
-                    out.add(new GcCandidate(jobId, path, STAGING_ATTEMPT, s.modificationTime()));
-                }
-            } else if (s.regularFile() && leaseAttempt(s.name()).isPresent()) {
-                if (!isLeaseContent(path)) {
-                    foreign.add(path + ": Keepsake did not write it");
-                } else if (inFlight.containsLease(path) || inFlight.isFresh(s, now)) {
-                    foreign.add(path + ": " + LEASE_FRESH + " (renewed within the last " + inFlight.timeoutMillis()
-                            + " ms, savepoint.lease-timeout-ms): its attempt is being written, or its writer died"
-                            + " less than that ago; gc removes the attempt once the lease expires");
-                } else if (s.modificationTime() <= cutoff) {
-                    out.add(new GcCandidate(jobId, path, EXPIRED_LEASE, s.modificationTime()));
-                }
-            } else if (outcomeAttempt.isPresent() && AttemptOutcome.isTemporary(s.name())) {
-                if (s.modificationTime() <= settled) {
-                    out.add(new GcCandidate(jobId, path, OUTCOME_TEMP, s.modificationTime()));
-                }
-            } else if (outcomeAttempt.isPresent()) {
-                planOutcome(jobId, path, s, outcomeAttempt.get(), leases.get(outcomeAttempt.get()), now, cutoff, out,
-                        foreign);
-            } else if (s.regularFile() && SavepointDeletion.recordSavepointId(s.name()).isPresent()) {
-                if (SavepointDeletion.recordSettled(layout, jobId, s.name())) {
-                    if (s.modificationTime() <= cutoff) {
-                        out.add(new GcCandidate(jobId, path, SETTLED_DELETION, s.modificationTime()));
-                    }
-                } else {
-                    foreign.add(path + ": " + SavepointDeletion.UNSETTLED_RECORD);
-                }
+            if (s.directory()) {
+                planStagingFolder(jobId, path, s, leases.get(s.name()), now, cutoff, out, foreign);
+            } else if (s.regularFile()) {
+                planStagingFile(jobId, path, s, leases, now, cutoff, out, foreign);
             } else {
                 foreign.add(path + ": Keepsake did not write it");
             }
+        }
+    }
+
+    /** A folder in staging: a collection's tombstone, or an attempt that no fresh lease and no writer here holds. */
+    private void planStagingFolder(String jobId, String path, FileStatus s, FileStatus lease, long now, long cutoff,
+                                   List<Garbage> out, List<String> foreign) {
+        if (TOMBSTONE_NAME.matcher(s.name()).matches() || SAVEPOINT_TOMBSTONE_NAME.matcher(s.name()).matches()) {
+            if (s.modificationTime() <= cutoff) {
+                out.add(new Garbage.Entry(jobId, path, Kind.COLLECTION_LEFTOVER, s.modificationTime()));
+            }
+        } else if (StorageLayout.attemptSavepointId(s.name()).isPresent()) {
+            if (s.modificationTime() <= cutoff && !inFlight.contains(path)
+                    && (lease == null || !inFlight.isFresh(lease, now))) {
+                out.add(new Garbage.Entry(jobId, path, Kind.STAGING_ATTEMPT, s.modificationTime()));
+            }
+        } else {
+            foreign.add(path + ": Keepsake did not write it");
+        }
+    }
+
+    /** A regular file in staging: a lease, an outcome or its temporary file, or a deletion record. */
+    private void planStagingFile(String jobId, String path, FileStatus s, Map<String, FileStatus> leases, long now,
+                                 long cutoff, List<Garbage> out, List<String> foreign) {
+        Optional<String> outcomeAttempt = AttemptOutcome.attemptOf(s.name());
+        if (leaseAttempt(s.name()).isPresent()) {
+            planLease(jobId, path, s, now, cutoff, out, foreign);
+        } else if (outcomeAttempt.isPresent() && AttemptOutcome.isTemporary(s.name())) {
+            if (s.modificationTime() <= Math.min(cutoff, now - inFlight.timeoutMillis())) {
+                out.add(new Garbage.Entry(jobId, path, Kind.OUTCOME_TEMP, s.modificationTime()));
+            }
+        } else if (outcomeAttempt.isPresent()) {
+            planOutcome(jobId, path, s, outcomeAttempt.get(), leases.get(outcomeAttempt.get()), now, cutoff, out,
+                    foreign);
+        } else if (SavepointDeletion.recordSavepointId(s.name()).isPresent()) {
+            if (!SavepointDeletion.recordSettled(layout, jobId, s.name())) {
+                foreign.add(path + ": " + SavepointDeletion.UNSETTLED_RECORD);
+            } else if (s.modificationTime() <= cutoff) {
+                out.add(new Garbage.Entry(jobId, path, Kind.SETTLED_DELETION, s.modificationTime()));
+            }
+        } else {
+            foreign.add(path + ": Keepsake did not write it");
+        }
+    }
+
+    /** A lease file: removed once expired and older than the age; reported while fresh or when not a lease. */
+    private void planLease(String jobId, String path, FileStatus s, long now, long cutoff, List<Garbage> out,
+                           List<String> foreign) {
+        if (!isLeaseContent(path)) {
+            foreign.add(path + ": Keepsake did not write it");
+        } else if (inFlight.containsLease(path) || inFlight.isFresh(s, now)) {
+            foreign.add(path + ": " + LEASE_FRESH + " (renewed within the last " + inFlight.timeoutMillis()
+                    + " ms, savepoint.lease-timeout-ms): its attempt is being written, or its writer died"
+                    + " less than that ago; gc removes the attempt once the lease expires");
+        } else if (s.modificationTime() <= cutoff) {
+            out.add(new Garbage.Entry(jobId, path, Kind.EXPIRED_LEASE, s.modificationTime()));
         }
     }
 
@@ -244,9 +259,9 @@ final class GcPlanner {
      * only the start of that (a writer killed while writing its lease leaves it empty or cut).
      */
     private boolean isLeaseContent(String path) {
-        try (java.io.InputStream in = fs.open(path)) {
+        try (InputStream in = fs.open(path)) {
             byte[] head = in.readNBytes(InFlightAttempts.LEASE_PREFIX.length);
-            return java.util.Arrays.equals(head, 0, head.length, InFlightAttempts.LEASE_PREFIX, 0, head.length);
+            return Arrays.equals(head, 0, head.length, InFlightAttempts.LEASE_PREFIX, 0, head.length);
         } catch (IOException | RuntimeException e) {
             return false;
         }
@@ -258,7 +273,7 @@ final class GcPlanner {
      * is left.
      */
     private void planOutcome(String jobId, String path, FileStatus s, String attemptId, FileStatus lease, long now,
-                             long cutoff, List<GcCandidate> out, List<String> foreign) {
+                             long cutoff, List<Garbage> out, List<String> foreign) {
         Optional<AttemptOutcome.Decision> d = AttemptOutcome.readQuietly(fs, path);
         if (d.isEmpty()) {
             return;
@@ -268,17 +283,17 @@ final class GcPlanner {
         switch (d.get().kind()) {
             case PUBLISHING -> {
                 if (!alive && s.modificationTime() <= cutoff) {
-                    planAttempt(new GcCandidate(jobId, path, UNFINISHED_PUBLICATION, s.modificationTime()), out, foreign);
+                    planAttempt(new Garbage.Publication(jobId, path, attemptId, s.modificationTime()), out, foreign);
                 }
             }
             case COLLECTED -> {
                 String folder = layout.savepointDir(jobId, StorageLayout.attemptSavepointId(attemptId).orElseThrow());
                 try {
                     if (removal.attemptFiles(folder, attemptId).isEmpty()) {
-                        out.add(new GcCandidate(jobId, path, SETTLED_OUTCOME, s.modificationTime()));
+                        out.add(new Garbage.Entry(jobId, path, Kind.SETTLED_OUTCOME, s.modificationTime()));
                     } else if (!alive) {
-                        planAttempt(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(folder, attemptId),
-                                ATTEMPT_FILES, s.modificationTime()), out, foreign);
+                        planAttempt(new Garbage.AttemptFiles(jobId, folder, attemptId, s.modificationTime()), out,
+                                foreign);
                     }
                 } catch (IOException e) {
                     throw new SavepointStorageException("Cannot collect garbage: listing failed: " + e.getMessage()
@@ -294,14 +309,14 @@ final class GcPlanner {
      * are not in flight, hold no fresh lease, were not published there and are older than the age,
      * grouped by attempt; and folders left empty. Entries Keepsake does not write are reported.
      */
-    void planAttemptFiles(String jobId, long now, long cutoff, List<GcCandidate> out, List<String> foreign) {
+    void planAttemptFiles(String jobId, long now, long cutoff, List<Garbage> out, List<String> foreign) {
         for (SavepointEntry e : savepoints.scan(jobId)) {
             if (e.handle().isEmpty() && !e.incomplete()) {
                 continue;
             }
-            java.util.Set<String> published = new java.util.HashSet<>(e.handle()
+            Set<String> published = new HashSet<>(e.handle()
                     .map(h -> OwnedRemoval.files(h.meta())).orElse(List.of()));
-            Map<String, Long> newestByAttempt = new java.util.TreeMap<>();
+            Map<String, Long> newestByAttempt = new TreeMap<>();
             List<FileStatus> entries = savepoints.listOrFail(e.location(), "list savepoint folder " + e.location());
             for (FileStatus f : entries) {
                 Optional<String> attempt = f.regularFile()
@@ -319,8 +334,8 @@ final class GcPlanner {
                 try {
                     if (a.getValue() <= cutoff && !removal.attemptAlive(jobId, a.getKey(), now)
                             && !isPublishing(jobId, a.getKey())) {
-                        planAttempt(new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(e.location(), a.getKey()),
-                                ATTEMPT_FILES, a.getValue()), out, foreign);
+                        planAttempt(new Garbage.AttemptFiles(jobId, e.location(), a.getKey(), a.getValue()), out,
+                                foreign);
                     }
                 } catch (IOException ex) {
                     throw new SavepointStorageException("Cannot collect garbage: " + ex.getMessage() + " ("
@@ -329,7 +344,7 @@ final class GcPlanner {
             }
             if (entries.isEmpty() && e.incomplete() && e.modificationTime() <= cutoff && !inFlight.contains(e.location())
                     && !savepoints.isLeased(jobId, e.savepointId(), now)) {
-                out.add(new GcCandidate(jobId, e.location(), EMPTY_FOLDER, e.modificationTime()));
+                out.add(new Garbage.Entry(jobId, e.location(), Kind.EMPTY_SAVEPOINT, e.modificationTime()));
             }
         }
     }
@@ -344,14 +359,14 @@ final class GcPlanner {
      * Index markers whose savepoint folder does not exist and that no fresh lease names: what a
      * crash between writing a marker and publishing (or aborting) leaves.
      */
-    void planOrphanMarkers(String jobId, long now, long cutoff, List<GcCandidate> out) {
+    void planOrphanMarkers(String jobId, long now, long cutoff, List<Garbage> out) {
         try {
             for (FileStatus s : NewestMarkers.orphans(layout, savepoints, jobId, now, cutoff)) {
-                out.add(new GcCandidate(jobId, fs.child(NewestMarkers.dir(layout, jobId), s.name()),
-                        ORPHAN_NEWEST_MARKER, s.modificationTime()));
+                out.add(new Garbage.Entry(jobId, fs.child(NewestMarkers.dir(layout, jobId), s.name()),
+                        Kind.ORPHANED_NEWEST_MARKER, s.modificationTime()));
             }
         } catch (IOException e) {
-            throw new io.keepsake.storage.SavepointStorageException("Cannot list the newest markers of job " + jobId
+            throw new SavepointStorageException("Cannot list the newest markers of job " + jobId
                     + ": " + e.getMessage() + " (" + NewestMarkers.dir(layout, jobId) + ")", e);
         }
         String indexDir = layout.indexDir(jobId);
@@ -359,7 +374,7 @@ final class GcPlanner {
         if (markers.isEmpty()) {
             return;
         }
-        java.util.Set<String> folders = new java.util.HashSet<>();
+        Set<String> folders = new HashSet<>();
         for (FileStatus s : savepoints.listOrFail(layout.savepointJobDir(jobId), "list savepoints of job " + jobId)) {
             folders.add(s.name());
         }
@@ -368,12 +383,13 @@ final class GcPlanner {
             if (s.regularFile() && marker.isPresent() && s.modificationTime() <= cutoff
                     && !folders.contains(marker.get().savepointId())
                     && !savepoints.isLeased(jobId, marker.get().savepointId(), now)) {
-                out.add(new GcCandidate(jobId, fs.child(indexDir, s.name()), ORPHAN_MARKER, s.modificationTime()));
+                out.add(new Garbage.Entry(jobId, fs.child(indexDir, s.name()), Kind.ORPHANED_INDEX_MARKER,
+                        s.modificationTime()));
             }
         }
     }
 
-    private void planIncomplete(String jobId, long now, long cutoff, List<GcCandidate> out, List<String> foreignOut) {
+    private void planIncomplete(String jobId, long now, long cutoff, List<Garbage> out, List<String> foreignOut) {
         for (SavepointEntry e : savepoints.scan(jobId)) {
             if (!e.incomplete() || e.modificationTime() > cutoff || inFlight.contains(e.location())
                     || savepoints.isLeased(jobId, e.savepointId(), now)) {
@@ -386,7 +402,7 @@ final class GcPlanner {
                 foreignOut.add(e.location() + ": it holds " + foreign.get() + ", which Keepsake does not write");
                 continue;
             }
-            out.add(new GcCandidate(jobId, e.location(), INCOMPLETE, e.modificationTime()));
+            out.add(new Garbage.Entry(jobId, e.location(), Kind.INCOMPLETE_SAVEPOINT, e.modificationTime()));
         }
     }
 
@@ -396,7 +412,7 @@ final class GcPlanner {
     }
 
     /** The first entry of a folder that is not a regular file with a name {@code own} accepts (null: a savepoint folder's). */
-    Optional<String> foreignEntry(String directory, java.util.function.Predicate<String> own) {
+    Optional<String> foreignEntry(String directory, Predicate<String> own) {
         try {
             return own == null ? removal.foreignEntry(directory) : removal.foreignEntry(directory, own);
         } catch (IOException e) {
@@ -405,7 +421,7 @@ final class GcPlanner {
         }
     }
 
-    private void planCheckpointTemps(long cutoff, List<GcCandidate> out) {
+    private void planCheckpointTemps(long cutoff, List<Garbage> out) {
         List<FileStatus> jobs;
         try {
             jobs = fs.list(layout.namespace());
@@ -420,7 +436,7 @@ final class GcPlanner {
             String jobDir = fs.child(layout.namespace(), job.name());
             for (FileStatus f : savepoints.listOrFail(jobDir, "list checkpoints of job " + job.name())) {
                 if (f.regularFile() && LegacyCheckpointFiles.isTempName(f.name()) && f.modificationTime() <= cutoff) {
-                    out.add(new GcCandidate(job.name(), fs.child(jobDir, f.name()), CHECKPOINT_TEMP,
+                    out.add(new Garbage.Entry(job.name(), fs.child(jobDir, f.name()), Kind.CHECKPOINT_TEMP,
                             f.modificationTime()));
                 }
             }

@@ -10,8 +10,8 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.StorageNames;
 import io.keepsake.storage.Versions;
-import io.keepsake.storage.internal.Names;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,7 +104,7 @@ public final class SavepointUpgrade {
             registry.forVersion(version);
             return new Result(source, Status.ALREADY_MIGRATED, source, savepointId);
         }
-        String targetId = Names.requireSafeName("upgraded savepoint id", targetId(savepointId));
+        String targetId = StorageNames.requireSafeName("upgraded savepoint id", targetId(savepointId));
         SavepointHandle earlier = existing(savepoints, jobId, targetId);
         if (earlier != null) {
             if (!savepointId.equals(earlier.meta().properties().get(UPGRADED_FROM))

@@ -1,21 +1,27 @@
 package io.keepsake.storage.hdfs.internal;
 
 import io.keepsake.storage.CheckpointStorageException;
+import io.keepsake.storage.ConfigOption;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.hdfs.NonAtomicFileSystemException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.UserGroupInformation;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The backend keys of the {@code hdfs} storage, checked against each other and turned into a
@@ -69,8 +75,12 @@ public final class HdfsSettings {
     public static final Set<String> STORAGE_TYPES = Set.of("hdfs", "local", "s3", "s3a", "oss");
 
     /** A root qualified with a scheme ({@code s3a://bucket/x}); group 1 is the scheme. */
-    private static final java.util.regex.Pattern QUALIFIED =
-            java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://");
+    private static final Pattern QUALIFIED = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://");
+    /** What messages say is being configured. */
+    private static final String WHAT = "hdfs storage";
+    /** How {@link #from} reads {@link #ALLOW_NON_ATOMIC_SCHEME}. */
+    private static final ConfigOption<Boolean> ALLOW_NON_ATOMIC_SCHEME_OPTION = ConfigOption.bool(
+            ALLOW_NON_ATOMIC_SCHEME, "accept a file system whose scheme is not one of " + ATOMIC_SCHEMES, false);
     private static final String OSS_IMPL_KEY = "fs.oss.impl";
     private static final String OSS_IMPL = "org.apache.hadoop.fs.aliyun.oss.AliyunOSSFileSystem";
 
@@ -138,12 +148,41 @@ public final class HdfsSettings {
         for (String key : own.keySet()) {
             requireApplies(kind, key);
         }
-        boolean allowNonAtomic = allowNonAtomicScheme(own.get(ALLOW_NON_ATOMIC_SCHEME));
+        boolean allowNonAtomic = ALLOW_NON_ATOMIC_SCHEME_OPTION.read(own, WHAT);
         if (!allowNonAtomic) {
             requireAtomicScheme(options.namespace(), StorageOptions.NAMESPACE);
             requireAtomicScheme(options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
         }
+        Map<String, String> hadoop = hadoopProperties(kind, own);
+        URI given = fileSystemUri(kind, own, hadoop);
+        URI uri = withoutPath(kind, given);
+        String ignored = given.getRawPath() == null || given.getRawPath().isEmpty() || given.getRawPath().equals("/")
+                ? null : given.getPath();
+        hadoop.remove(FS_DEFAULT);
+        if (!allowNonAtomic && !isAtomicScheme(uri.getScheme())) {
+            throw refusal(uri.getScheme(), uri + " (" + FS_DEFAULT + "), " + StorageOptions.NAMESPACE + "="
+                    + options.namespace());
+        }
+        String principal = own.get(KERBEROS_PRINCIPAL);
+        String keytab = own.get(KERBEROS_KEYTAB);
+        requireKerberosPair(principal, keytab);
+        Configuration conf = siteConfiguration(own.get(HDFS_SITE_PATH));
+        hadoop.forEach(conf::set);
+        if (kind == Kind.OSS && !hadoop.containsKey(OSS_IMPL_KEY)) {
+            conf.set(OSS_IMPL_KEY, OSS_IMPL);
+        }
+        conf.set(FS_DEFAULT, uri.toString());
+        if (principal != null) {
+            conf.set("hadoop.security.authentication", "kerberos");
+        }
+        return new HdfsSettings(kind, uri, ignored, conf, principal, keytab, allowNonAtomic);
+    }
 
+    /**
+     * The Hadoop properties the keys set: each {@code seatunnel.hadoop.*} key without its prefix, then
+     * the storage type's connector keys as they are; one property given twice differently is refused.
+     */
+    private static Map<String, String> hadoopProperties(Kind kind, Map<String, String> own) {
         Map<String, String> hadoop = new TreeMap<>();
         for (Map.Entry<String, String> e : own.entrySet()) {
             String key = e.getKey();
@@ -160,19 +199,11 @@ public final class HdfsSettings {
                 putWithoutConflict(hadoop, e.getKey(), e.getValue(), e.getKey());
             }
         }
+        return hadoop;
+    }
 
-        URI given = fileSystemUri(kind, own, hadoop);
-        URI uri = withoutPath(kind, given);
-        String ignored = given.getRawPath() == null || given.getRawPath().isEmpty() || given.getRawPath().equals("/")
-                ? null : given.getPath();
-        hadoop.remove(FS_DEFAULT);
-        if (!allowNonAtomic && !isAtomicScheme(uri.getScheme())) {
-            throw refusal(uri.getScheme(), uri + " (" + FS_DEFAULT + "), " + StorageOptions.NAMESPACE + "="
-                    + options.namespace());
-        }
-
-        String principal = own.get(KERBEROS_PRINCIPAL);
-        String keytab = own.get(KERBEROS_KEYTAB);
+    /** A Kerberos principal and keytab are given together, the principal not blank, the keytab a readable file. */
+    private static void requireKerberosPair(String principal, String keytab) {
         if ((principal == null) != (keytab == null)) {
             throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + KERBEROS_PRINCIPAL + " and "
                     + KERBEROS_KEYTAB + " go together, but only " + (principal != null ? KERBEROS_PRINCIPAL : KERBEROS_KEYTAB)
@@ -184,12 +215,14 @@ public final class HdfsSettings {
             }
             requireReadableFile(KERBEROS_KEYTAB, keytab);
         }
+    }
 
+    /** A fresh Hadoop configuration with the file {@code site} names added, when it names one. */
+    private static Configuration siteConfiguration(String site) {
         Configuration conf = new Configuration();
-        String site = own.get(HDFS_SITE_PATH);
         if (site != null) {
             requireReadableFile(HDFS_SITE_PATH, site);
-            conf.addResource(new org.apache.hadoop.fs.Path(java.nio.file.Path.of(site).toAbsolutePath().toUri()));
+            conf.addResource(new Path(Paths.get(site).toAbsolutePath().toUri()));
             try {
                 conf.size();
             } catch (RuntimeException e) {
@@ -197,15 +230,7 @@ public final class HdfsSettings {
                         + " Hadoop configuration: " + e.getMessage() + " (" + HDFS_SITE_PATH + "=" + site + ")");
             }
         }
-        hadoop.forEach(conf::set);
-        if (kind == Kind.OSS && !hadoop.containsKey(OSS_IMPL_KEY)) {
-            conf.set(OSS_IMPL_KEY, OSS_IMPL);
-        }
-        conf.set(FS_DEFAULT, uri.toString());
-        if (principal != null) {
-            conf.set("hadoop.security.authentication", "kerberos");
-        }
-        return new HdfsSettings(kind, uri, ignored, conf, principal, keytab, allowNonAtomic);
+        return conf;
     }
 
     /** Refuses a root qualified with a scheme outside {@link #ATOMIC_SCHEMES}, before the address is looked at. */
@@ -213,20 +238,10 @@ public final class HdfsSettings {
         if (root == null) {
             return;
         }
-        java.util.regex.Matcher m = QUALIFIED.matcher(root.trim());
+        Matcher m = QUALIFIED.matcher(root.trim());
         if (m.lookingAt() && !isAtomicScheme(m.group(1))) {
             throw refusal(m.group(1), key + "=" + root);
         }
-    }
-
-    private static boolean allowNonAtomicScheme(String value) {
-        if (value == null || value.trim().equalsIgnoreCase("false")) {
-            return false;
-        }
-        if (value.trim().equalsIgnoreCase("true")) {
-            return true;
-        }
-        throw invalid("it must be true or false, not " + value, ALLOW_NON_ATOMIC_SCHEME);
     }
 
     /** True when {@code scheme} is one of {@link #ATOMIC_SCHEMES}, ignoring case. */
@@ -373,16 +388,20 @@ public final class HdfsSettings {
         if (value.isBlank()) {
             throw invalid("the value is blank", key);
         }
-        java.nio.file.Path file;
-        try {
-            file = java.nio.file.Path.of(value);
-        } catch (RuntimeException e) {
-            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: not a file path (" + key + "="
-                    + value + ")");
-        }
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+        if (!isReadableFile(key, value)) {
             throw new InvalidStorageArgumentException("Cannot configure hdfs storage: no readable file there ("
                     + key + "=" + value + ")");
+        }
+    }
+
+    /** True when {@code value} names a readable regular file; text that is not a path is refused naming {@code key}. */
+    private static boolean isReadableFile(String key, String value) {
+        try {
+            var file = Paths.get(value);
+            return Files.isRegularFile(file) && Files.isReadable(file);
+        } catch (InvalidPathException e) {
+            throw new InvalidStorageArgumentException("Cannot configure hdfs storage: not a file path (" + key + "="
+                    + value + ")");
         }
     }
 

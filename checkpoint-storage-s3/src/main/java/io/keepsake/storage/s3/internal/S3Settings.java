@@ -1,6 +1,7 @@
 package io.keepsake.storage.s3.internal;
 
 import io.keepsake.storage.ChunkDigests;
+import io.keepsake.storage.ConfigOption;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -20,6 +21,9 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -30,10 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.regex.Matcher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.util.regex.Pattern;
 
 /**
@@ -96,9 +97,9 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
             CREDENTIALS_PROVIDER, PATH_STYLE, SSL, PART_SIZE, CONNECT_TIMEOUT, SOCKET_TIMEOUT, ATTEMPTS,
             CONDITIONAL_WRITES);
 
-    /** The {@code storage.type} values this backend accepts. */
     private static final Logger LOG = LoggerFactory.getLogger(S3Settings.class);
 
+    /** The {@code storage.type} values this backend accepts. */
     public static final Set<String> STORAGE_TYPES = Set.of("s3", "s3a");
 
     /**
@@ -110,6 +111,35 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
             "credentials", "");
     private static final Map<String, String> PROVIDERS = providers();
 
+    /** What messages say is being configured. */
+    private static final String WHAT = "s3 storage";
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
+
+    // The keys with a value of their own, as from() reads them; the credential keys are read together below.
+    private static final ConfigOption<String> BUCKET_OPTION = ConfigOption.of(BUCKET,
+            "the default bucket, with or without s3a://", null, "must name a bucket, such as s3a://my-bucket",
+            S3Settings::bucketName);
+    private static final ConfigOption<Boolean> SSL_OPTION = ConfigOption.bool(SSL,
+            "whether an endpoint without a scheme is https", true);
+    private static final ConfigOption<String> REGION_OPTION = ConfigOption.text(REGION, "the signing region",
+            "us-east-1").check(r -> !r.isEmpty(), "is blank");
+    private static final ConfigOption<Boolean> PATH_STYLE_OPTION = ConfigOption.bool(PATH_STYLE,
+            "path-style addressing (http://endpoint/bucket/key)", false);
+    private static final ConfigOption<Long> PART_SIZE_OPTION = ConfigOption.of(PART_SIZE, "bytes per multipart part",
+            8L << 20, "is not a size such as 8388608, 8M or 16M", S3Settings::size)
+            .check(n -> n >= 5 << 20, "must be at least 5M, the smallest part S3 accepts");
+    private static final ConfigOption<Duration> CONNECT_TIMEOUT_OPTION = duration(CONNECT_TIMEOUT, "connect timeout",
+            Duration.ofSeconds(10));
+    private static final ConfigOption<Duration> SOCKET_TIMEOUT_OPTION = duration(SOCKET_TIMEOUT, "read timeout",
+            Duration.ofSeconds(60));
+    // read as a long and narrowed to the int the SDK takes
+    private static final ConfigOption<Integer> ATTEMPTS_OPTION = ConfigOption.of(ATTEMPTS, "tries per request", 4,
+            "is not a whole number", v -> (int) Long.parseLong(v)).check(n -> n >= 1 && n <= 20, "must be between 1 and 20");
+    private static final ConfigOption<Boolean> CONDITIONAL_WRITES_OPTION = ConfigOption.of(CONDITIONAL_WRITES,
+            "required: the store must refuse a second conditional create of a key; unsupported: accept one that does"
+                    + " not", true, "must be required or unsupported", S3Settings::conditionalWrites);
+
     /**
      * Parses the backend's keys.
      *
@@ -117,83 +147,89 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
      */
     public static S3Settings from(StorageOptions options) {
         Map<String, String> o = options.backendOptions();
-        String bucket = o.get(BUCKET);
-        if (bucket != null) {
-            bucket = bucket.trim().replaceFirst("(?i)^s3[an]?://", "");
-            while (bucket.endsWith("/")) {
-                bucket = bucket.substring(0, bucket.length() - 1);
-            }
-            if (bucket.isEmpty() || bucket.contains("/")) {
-                throw invalid(BUCKET, "must name a bucket, such as s3a://my-bucket", o.get(BUCKET));
-            }
-        }
-        boolean ssl = bool(o, SSL, true);
-        URI endpoint = null;
-        if (o.get(ENDPOINT) != null && !o.get(ENDPOINT).isBlank()) {
-            String e = o.get(ENDPOINT).trim();
-            if (!e.contains("://")) {
-                e = (ssl ? "https://" : "http://") + e;
-            }
-            try {
-                endpoint = new URI(e);
-            } catch (URISyntaxException ex) {
-                throw invalid(ENDPOINT, "is not an address", o.get(ENDPOINT));
-            }
-            if (endpoint.getHost() == null) {
-                throw invalid(ENDPOINT, "has no host", o.get(ENDPOINT));
-            }
-        }
-        String region = o.getOrDefault(REGION, "us-east-1").trim();
-        if (region.isEmpty()) {
-            throw invalid(REGION, "is blank", o.get(REGION));
-        }
-        String access = o.get(ACCESS_KEY);
-        String secret = o.get(SECRET_KEY);
-        if ((access == null) != (secret == null)) {
-            throw new InvalidStorageArgumentException("Cannot configure s3 storage: " + ACCESS_KEY + " and " + SECRET_KEY
-                    + " go together; only " + (access == null ? SECRET_KEY : ACCESS_KEY) + " is given");
-        }
-        List<AwsCredentialsProvider> chain = new ArrayList<>();
-        String source;
-        String providers = o.get(CREDENTIALS_PROVIDER);
-        if (providers != null && !providers.isBlank()) {
-            for (String name : providers.split(",")) {
-                chain.add(provider(name.trim(), access, secret, o.get(SESSION_TOKEN)));
-            }
-            source = CREDENTIALS_PROVIDER + "=" + providers.trim();
-        } else if (access != null) {
-            chain.add(o.get(SESSION_TOKEN) == null
-                    ? StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret))
-                    : StaticCredentialsProvider.create(AwsSessionCredentials.create(access, secret, o.get(SESSION_TOKEN))));
-            source = ACCESS_KEY + "=" + access;
-        } else {
-            chain.add(DefaultCredentialsProvider.builder().build());
-            source = "the SDK's default credential chain (no " + ACCESS_KEY + " given)";
-        }
-        AwsCredentialsProvider credentials = chain.size() == 1 ? chain.get(0)
-                : AwsCredentialsProviderChain.builder().credentialsProviders(chain).build();
-        long configuredPart = bytes(o, PART_SIZE, 8L << 20);
-        if (configuredPart < 5 << 20) {
-            throw invalid(PART_SIZE, "must be at least 5M, the smallest part S3 accepts", o.get(PART_SIZE));
-        }
+        String bucket = BUCKET_OPTION.read(o, WHAT);
+        URI endpoint = endpoint(o.get(ENDPOINT), SSL_OPTION.read(o, WHAT));
+        String region = REGION_OPTION.read(o, WHAT);
+        Credentials credentials = credentials(o);
+        long configuredPart = PART_SIZE_OPTION.read(o, WHAT);
         int partSize = alignedPartSize(configuredPart);
         if (partSize != configuredPart) {
             LOG.info("S3 storage: {}={} is not a whole multiple of the savepoint chunk size ({} bytes); parts of"
                     + " {} bytes are used, so every part holds whole chunks", PART_SIZE, o.get(PART_SIZE),
                     ChunkDigests.CHUNK_SIZE, partSize);
         }
-        Duration connect = duration(o, CONNECT_TIMEOUT, Duration.ofSeconds(10));
-        Duration socket = duration(o, SOCKET_TIMEOUT, Duration.ofSeconds(60));
-        int attempts = (int) number(o, ATTEMPTS, 4);
-        if (attempts < 1 || attempts > 20) {
-            throw invalid(ATTEMPTS, "must be between 1 and 20", o.get(ATTEMPTS));
+        Duration connect = CONNECT_TIMEOUT_OPTION.read(o, WHAT);
+        Duration socket = SOCKET_TIMEOUT_OPTION.read(o, WHAT);
+        int attempts = ATTEMPTS_OPTION.read(o, WHAT);
+        boolean conditional = CONDITIONAL_WRITES_OPTION.read(o, WHAT);
+        return new S3Settings(bucket, endpoint, region, PATH_STYLE_OPTION.read(o, WHAT), credentials.provider(),
+                credentials.source(), partSize, connect, socket, attempts, conditional);
+    }
+
+    /** A bucket as SeaTunnel writes it ({@code s3a://bucket/}), without the scheme and trailing slashes. */
+    private static String bucketName(String value) {
+        String bucket = value.replaceFirst("(?i)^s3[an]?://", "");
+        while (bucket.endsWith("/")) {
+            bucket = bucket.substring(0, bucket.length() - 1);
         }
-        String conditional = o.getOrDefault(CONDITIONAL_WRITES, "required").trim().toLowerCase(Locale.ROOT);
-        if (!conditional.equals("required") && !conditional.equals("unsupported")) {
-            throw invalid(CONDITIONAL_WRITES, "must be required or unsupported", o.get(CONDITIONAL_WRITES));
+        if (bucket.isEmpty() || bucket.contains("/")) {
+            throw new IllegalArgumentException(value);
         }
-        return new S3Settings(bucket, endpoint, region, bool(o, PATH_STYLE, false), credentials, source, partSize,
-                connect, socket, attempts, conditional.equals("required"));
+        return bucket;
+    }
+
+    /** The endpoint address, https unless {@code ssl} is false when it has no scheme; null when not given. */
+    private static URI endpoint(String value, boolean ssl) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String e = value.trim();
+        if (!e.contains("://")) {
+            e = (ssl ? "https://" : "http://") + e;
+        }
+        URI endpoint;
+        try {
+            endpoint = new URI(e);
+        } catch (URISyntaxException ex) {
+            throw invalid(ENDPOINT, "is not an address", value);
+        }
+        if (endpoint.getHost() == null) {
+            throw invalid(ENDPOINT, "has no host", value);
+        }
+        return endpoint;
+    }
+
+    /** What signs the requests, and which keys or chain gave it, for messages. */
+    private record Credentials(AwsCredentialsProvider provider, String source) {
+    }
+
+    /** The credentials from the provider list, else from the key pair, else the SDK's default chain. */
+    private static Credentials credentials(Map<String, String> o) {
+        String access = o.get(ACCESS_KEY);
+        String secret = o.get(SECRET_KEY);
+        if ((access == null) != (secret == null)) {
+            throw new InvalidStorageArgumentException("Cannot configure s3 storage: " + ACCESS_KEY + " and " + SECRET_KEY
+                    + " go together; only " + (access == null ? SECRET_KEY : ACCESS_KEY) + " is given");
+        }
+        String token = o.get(SESSION_TOKEN);
+        String providers = o.get(CREDENTIALS_PROVIDER);
+        if (providers != null && !providers.isBlank()) {
+            List<AwsCredentialsProvider> chain = new ArrayList<>();
+            for (String name : providers.split(",")) {
+                chain.add(provider(name.trim(), access, secret, token));
+            }
+            AwsCredentialsProvider provider = chain.size() == 1 ? chain.get(0)
+                    : AwsCredentialsProviderChain.builder().credentialsProviders(chain).build();
+            return new Credentials(provider, CREDENTIALS_PROVIDER + "=" + providers.trim());
+        }
+        if (access != null) {
+            return new Credentials(token == null
+                    ? StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret))
+                    : StaticCredentialsProvider.create(AwsSessionCredentials.create(access, secret, token)),
+                    ACCESS_KEY + "=" + access);
+        }
+        return new Credentials(DefaultCredentialsProvider.builder().build(),
+                "the SDK's default credential chain (no " + ACCESS_KEY + " given)");
     }
 
     /** Where the store is, as messages name it. */
@@ -232,8 +268,7 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 // No "Expect: 100-continue": some S3-compatible servers answer a small PUT at once.
-                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder().expectContinueEnabled(false)
-                        .build())
+                .serviceConfiguration(S3Configuration.builder().expectContinueEnabled(false).build())
                 .overrideConfiguration(c -> {
                     c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(attempts).build());
                     if (callTimeout != null) {
@@ -303,77 +338,46 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
         };
     }
 
-    private static boolean bool(Map<String, String> o, String key, boolean fallback) {
-        String v = o.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        return switch (v.trim().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw invalid(key, "must be true or false", v);
+    /** True for {@code required}, false for {@code unsupported}, ignoring case. */
+    private static boolean conditionalWrites(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "required" -> true;
+            case "unsupported" -> false;
+            default -> throw new IllegalArgumentException(value);
         };
     }
 
-    private static long number(Map<String, String> o, String key, long fallback) {
-        String v = o.get(key);
-        if (v == null) {
-            return fallback;
+    /** A size in bytes: a number with an optional k, m or g (binary), and an optional b. */
+    private static long size(String value) {
+        Matcher m = SIZE.matcher(value);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(value);
         }
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, "is not a whole number", v);
-        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> n << 10;
+            case "m" -> n << 20;
+            case "g" -> n << 30;
+            default -> n;
+        };
     }
 
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
-
-    private static long bytes(Map<String, String> o, String key, long fallback) {
-        return parse(o, key, fallback, SIZE, "is not a size such as 8388608, 8M or 16M", m -> {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                case "k" -> n << 10;
-                case "m" -> n << 20;
-                case "g" -> n << 30;
-                default -> n;
-            };
-        });
-    }
-
-    private static Duration duration(Map<String, String> o, String key, Duration fallback) {
-        long millis = parse(o, key, fallback.toMillis(), TIME, "is not a duration such as 5000 (ms), 5s or 1m", m -> {
+    /** A positive duration key: milliseconds, or a number with ms, s, m or h. */
+    private static ConfigOption<Duration> duration(String key, String description, Duration fallback) {
+        return ConfigOption.of(key, description, fallback, "is not a duration such as 5000 (ms), 5s or 1m", v -> {
+            Matcher m = TIME.matcher(v);
+            if (!m.matches()) {
+                throw new IllegalArgumentException(v);
+            }
             long n = Long.parseLong(m.group(1));
             String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
-            return switch (unit) {
+            return Duration.ofMillis(switch (unit) {
                 case "s" -> n * 1000;
                 case "m" -> n * 60_000;
                 case "h" -> n * 3_600_000;
                 default -> n;
-            };
-        });
-        if (millis < 1) {
-            throw invalid(key, "must be positive", o.get(key));
-        }
-        return Duration.ofMillis(millis);
-    }
-
-    private static long parse(Map<String, String> o, String key, long fallback, Pattern pattern, String why,
-                              Function<Matcher, Long> value) {
-        String v = o.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        Matcher m = pattern.matcher(v.trim());
-        if (!m.matches()) {
-            throw invalid(key, why, v);
-        }
-        try {
-            return value.apply(m);
-        } catch (NumberFormatException e) {
-            throw invalid(key, why, v);
-        }
+            });
+        }).check(d -> d.toMillis() >= 1, "must be positive");
     }
 
     private static InvalidStorageArgumentException invalid(String key, String why, String value) {
