@@ -11,6 +11,8 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.internal.ComposedStorage;
+import io.keepsake.storage.internal.NewestMarkers;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.wire.CheckpointWireCodec;
@@ -55,12 +57,19 @@ class LatestLookupTest {
                 handles.add(s.commit());
             }
         }
-        // the storage tidies the job's newest markers after a commit returned, on its own thread (it
-        // reads metadata when it marks): the lookups counted next start from what that leaves
-        if (storage instanceof io.keepsake.storage.internal.ComposedStorage composed) {
+        settle(storage);
+        return handles;
+    }
+
+    /**
+     * Waits for what the storage does after a commit returned, on threads of its own: it tidies
+     * the job's newest markers, reading metadata when it marks, so the lookups counted next start
+     * from what that leaves and count only their own reads.
+     */
+    private static void settle(KeepsakeStorage storage) {
+        if (storage instanceof ComposedStorage composed) {
             composed.awaitTidying();
         }
-        return handles;
     }
 
     /** The index marker name a commit writes: claims, completion time, id (docs/formats.md). */
@@ -99,6 +108,7 @@ class LatestLookupTest {
         for (int i = 0; i < ids.length; i++) {
             handles.add(saveAt(storage, ids[i], 9, completed[i]));
         }
+        settle(storage);
         return handles;
     }
 
@@ -135,8 +145,8 @@ class LatestLookupTest {
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
             List<SavepointHandle> handles = saveTied(storage);
             // as written before newest markers existed: the lookup lists the index
-            io.keepsake.storage.internal.NewestMarkers.awaitTidied();
-            fs.delete(NS + "/savepoint/" + JOB + "/" + io.keepsake.storage.internal.NewestMarkers.DIR, true);
+            NewestMarkers.awaitTidied();
+            fs.delete(NS + "/savepoint/" + JOB + "/" + NewestMarkers.DIR, true);
             String index = NS + "/savepoint/" + JOB + "/.index/";
             for (SavepointHandle h : handles) {
                 String timed = marker(h);
