@@ -235,21 +235,13 @@ public final class NewestMarkers {
         StorageFileSystem fs = layout.fileSystem();
         String dir = dir(layout, jobId);
         try {
-            List<Marker> markers = new ArrayList<>();
-            long kept = 0;
-            for (String name : fs.listNames(dir)) {
-                OptionalLong k = sentinelKept(name);
-                if (k.isPresent()) {
-                    kept = Math.max(kept, k.getAsLong());
-                } else {
-                    parse(name).ifPresent(markers::add);
-                }
-            }
-            if (kept == 0) {
+            // a folder the lookup does not trust needs no repair: it lists every folder already
+            Optional<Trusted> trusted = trusted(fs, dir);
+            if (trusted.isEmpty()) {
                 return;
             }
             for (SavepointEntry e : entries) {
-                Optional<String> why = uncovered(e, markers, kept);
+                Optional<String> why = uncovered(e, trusted.get().markers(), trusted.get().kept());
                 if (why.isPresent()) {
                     LOG.info("Savepoint {} of job {} {}: it was added without a Keepsake commit (a copy?); lookups of the"
                             + " newest savepoint list every savepoint of the job until its markers are tidied ({})",
