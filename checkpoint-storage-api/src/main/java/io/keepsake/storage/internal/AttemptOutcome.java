@@ -105,25 +105,4 @@ final class AttemptOutcome {
             return Optional.of(new Decision(Kind.UNKNOWN, null));
         }
     }
-
-    /*
-     * The text forms the garbage collector's planning calls with the names it lists; each reads the
-     * name once through AttemptId.
-     */
-
-    /** The outcome file of the attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
-    static String path(StorageFileSystem fs, String stagingDir, String attemptId) {
-        return path(fs, stagingDir, AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
-                "Cannot name outcome: not an attempt id (" + attemptId + ")")));
-    }
-
-    /** The attempt id of an outcome file's name or a temporary one's, or empty for other names. */
-    static Optional<String> attemptOf(String name) {
-        return AttemptId.ofOutcomeName(name).map(AttemptId::toString);
-    }
-
-    /** True for a temporary outcome file's name. */
-    static boolean isTemporary(String name) {
-        return AttemptId.isTemporaryOutcomeName(name);
-    }
 }

@@ -37,7 +37,7 @@ sealed interface Garbage {
     }
 
     /** The payload files attempt {@code attemptId} left in the savepoint folder {@code folder}. */
-    record AttemptFiles(String jobId, String folder, String attemptId, long modificationTime) implements Garbage {
+    record AttemptFiles(String jobId, String folder, AttemptId attemptId, long modificationTime) implements Garbage {
         @Override
         public GcCandidate candidate() {
             return new GcCandidate(jobId, OwnedRemoval.attemptFilesPath(folder, attemptId), Kind.STALE_ATTEMPT_FILES,
@@ -59,7 +59,7 @@ sealed interface Garbage {
     }
 
     /** The outcome file {@code path} holding attempt {@code attemptId}'s decision to publish. */
-    record Publication(String jobId, String path, String attemptId, long modificationTime) implements Garbage {
+    record Publication(String jobId, String path, AttemptId attemptId, long modificationTime) implements Garbage {
         @Override
         public GcCandidate candidate() {
             return new GcCandidate(jobId, path, Kind.UNFINISHED_PUBLICATION, modificationTime);

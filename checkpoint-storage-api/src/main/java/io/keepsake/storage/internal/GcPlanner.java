@@ -172,16 +172,17 @@ final class GcPlanner {
     void planStaging(String jobId, long now, long cutoff, List<Garbage> out, List<String> foreign) {
         String staging = layout.stagingDir(jobId);
         List<FileStatus> entries = savepoints.listOrFail(staging, "list staging of job " + jobId);
-        Map<String, FileStatus> leases = new HashMap<>();
+        Map<AttemptId, FileStatus> leases = new HashMap<>();
         for (FileStatus s : entries) {
-            if (s.regularFile() && leaseAttempt(s.name()).isPresent()) {
-                leases.put(leaseAttempt(s.name()).get(), s);
+            if (s.regularFile()) {
+                AttemptId.ofLeaseName(s.name()).ifPresent(a -> leases.put(a, s));
             }
         }
         for (FileStatus s : entries) {
             String path = fs.child(staging, s.name());
             if (s.directory()) {
-                planStagingFolder(jobId, path, s, leases.get(s.name()), now, cutoff, out, foreign);
+                planStagingFolder(jobId, path, s, AttemptId.parse(s.name()).map(leases::get).orElse(null), now, cutoff, out,
+                        foreign);
             } else if (s.regularFile()) {
                 planStagingFile(jobId, path, s, leases, now, cutoff, out, foreign);
             } else {
@@ -197,7 +198,7 @@ final class GcPlanner {
             if (s.modificationTime() <= cutoff) {
                 out.add(new Garbage.Entry(jobId, path, Kind.COLLECTION_LEFTOVER, s.modificationTime()));
             }
-        } else if (StorageLayout.attemptSavepointId(s.name()).isPresent()) {
+        } else if (AttemptId.parse(s.name()).isPresent()) {
             if (s.modificationTime() <= cutoff && !inFlight.contains(path)
                     && (lease == null || !inFlight.isFresh(lease, now))) {
                 out.add(new Garbage.Entry(jobId, path, Kind.STAGING_ATTEMPT, s.modificationTime()));
@@ -208,12 +209,12 @@ final class GcPlanner {
     }
 
     /** A regular file in staging: a lease, an outcome or its temporary file, or a deletion record. */
-    private void planStagingFile(String jobId, String path, FileStatus s, Map<String, FileStatus> leases, long now,
+    private void planStagingFile(String jobId, String path, FileStatus s, Map<AttemptId, FileStatus> leases, long now,
                                  long cutoff, List<Garbage> out, List<String> foreign) {
-        Optional<String> outcomeAttempt = AttemptOutcome.attemptOf(s.name());
-        if (leaseAttempt(s.name()).isPresent()) {
+        Optional<AttemptId> outcomeAttempt = AttemptId.ofOutcomeName(s.name());
+        if (AttemptId.ofLeaseName(s.name()).isPresent()) {
             planLease(jobId, path, s, now, cutoff, out, foreign);
-        } else if (outcomeAttempt.isPresent() && AttemptOutcome.isTemporary(s.name())) {
+        } else if (outcomeAttempt.isPresent() && AttemptId.isTemporaryOutcomeName(s.name())) {
             if (s.modificationTime() <= Math.min(cutoff, now - inFlight.timeoutMillis())) {
                 out.add(new Garbage.Entry(jobId, path, Kind.OUTCOME_TEMP, s.modificationTime()));
             }
@@ -245,14 +246,6 @@ final class GcPlanner {
         }
     }
 
-    /** The attempt a lease file is for ({@code <savepointId>.<16 hex>.lease}), or empty. */
-    private static Optional<String> leaseAttempt(String name) {
-        if (!name.endsWith(StorageLayout.LEASE_SUFFIX)) {
-            return Optional.empty();
-        }
-        String attempt = name.substring(0, name.length() - StorageLayout.LEASE_SUFFIX.length());
-        return StorageLayout.attemptSavepointId(attempt).map(id -> attempt);
-    }
 
     /**
      * True when the file reads as a lease Keepsake writes: it begins as every lease does, or holds
@@ -272,7 +265,7 @@ final class GcPlanner {
      * tidied once its metadata is in place); a "collected" one goes once none of the attempt's files
      * is left.
      */
-    private void planOutcome(String jobId, String path, FileStatus s, String attemptId, FileStatus lease, long now,
+    private void planOutcome(String jobId, String path, FileStatus s, AttemptId attemptId, FileStatus lease, long now,
                              long cutoff, List<Garbage> out, List<String> foreign) {
         Optional<AttemptOutcome.Decision> d = AttemptOutcome.readQuietly(fs, path);
         if (d.isEmpty()) {
@@ -287,7 +280,7 @@ final class GcPlanner {
                 }
             }
             case COLLECTED -> {
-                String folder = layout.savepointDir(jobId, StorageLayout.attemptSavepointId(attemptId).orElseThrow());
+                String folder = layout.savepointDir(jobId, attemptId.savepointId());
                 try {
                     if (removal.attemptFiles(folder, attemptId).isEmpty()) {
                         out.add(new Garbage.Entry(jobId, path, Kind.SETTLED_OUTCOME, s.modificationTime()));
@@ -316,11 +309,11 @@ final class GcPlanner {
             }
             Set<String> published = new HashSet<>(e.handle()
                     .map(h -> OwnedRemoval.files(h.meta())).orElse(List.of()));
-            Map<String, Long> newestByAttempt = new TreeMap<>();
+            Map<AttemptId, Long> newestByAttempt = new TreeMap<>();
             List<FileStatus> entries = savepoints.listOrFail(e.location(), "list savepoint folder " + e.location());
             for (FileStatus f : entries) {
-                Optional<String> attempt = f.regularFile()
-                        ? StorageLayout.payloadAttempt(e.savepointId(), f.name()) : Optional.empty();
+                Optional<AttemptId> attempt = f.regularFile()
+                        ? AttemptId.ofPayloadName(e.savepointId(), f.name()) : Optional.empty();
                 if (published.contains(f.name()) || (f.regularFile() && f.name().equals(MetadataCodec.FILE_NAME))) {
                     continue;
                 }
@@ -330,7 +323,7 @@ final class GcPlanner {
                     foreign.add(fs.child(e.location(), f.name()) + ": Keepsake did not write it");
                 }
             }
-            for (Map.Entry<String, Long> a : newestByAttempt.entrySet()) {
+            for (Map.Entry<AttemptId, Long> a : newestByAttempt.entrySet()) {
                 try {
                     if (a.getValue() <= cutoff && !removal.attemptAlive(jobId, a.getKey(), now)
                             && !isPublishing(jobId, a.getKey())) {
@@ -350,7 +343,7 @@ final class GcPlanner {
     }
 
     /** True unless the attempt has no outcome or a "collected" one: a decision to publish, or an outcome that cannot be read, keeps it. */
-    private boolean isPublishing(String jobId, String attemptId) {
+    private boolean isPublishing(String jobId, AttemptId attemptId) {
         return AttemptOutcome.readQuietly(fs, AttemptOutcome.path(fs, layout.stagingDir(jobId), attemptId))
                 .filter(d -> d.kind() != AttemptOutcome.Kind.COLLECTED).isPresent();
     }

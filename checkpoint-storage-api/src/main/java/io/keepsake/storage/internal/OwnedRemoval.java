@@ -286,42 +286,7 @@ final class OwnedRemoval {
 
     /** How reports and gc candidates name one attempt's payload files in a savepoint folder. */
     static String attemptFilesPath(String folder, AttemptId attempt) {
-        return attemptFilesPath(folder, attempt.toString());
-    }
-
-    /*
-     * The text forms the garbage collector calls with the attempt ids it read from listed names;
-     * each reads the id once through AttemptId.
-     */
-
-    /** {@link #attemptFilesPath(String, AttemptId)} for an attempt id's text. */
-    static String attemptFilesPath(String folder, String attemptId) {
-        return folder + ATTEMPT_FILES_MARK + attemptId + ".wire";
-    }
-
-    /** {@link #attemptAlive(String, AttemptId, long)} for an attempt id's text. */
-    boolean attemptAlive(String jobId, String attemptId, long nowMillis) throws IOException {
-        return attemptAlive(jobId, attempt(attemptId), nowMillis);
-    }
-
-    /** {@link #attemptFiles(String, AttemptId)} for an attempt id's text. */
-    List<String> attemptFiles(String folder, String attemptId) throws IOException {
-        return attemptFiles(folder, attempt(attemptId));
-    }
-
-    /** {@link #collectAttempt(String, String, AttemptId)} for an attempt id's text. */
-    Result collectAttempt(String jobId, String folder, String attemptId) throws IOException {
-        return collectAttempt(jobId, folder, attempt(attemptId));
-    }
-
-    /** {@link #settlePublication(String, AttemptId, byte[])} for an attempt id's text. */
-    Result settlePublication(String jobId, String attemptId, byte[] metaBytes) {
-        return settlePublication(jobId, attempt(attemptId), metaBytes);
-    }
-
-    private static AttemptId attempt(String attemptId) {
-        return AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
-                "Cannot collect attempt: not an attempt id (" + attemptId + ")"));
+        return folder + ATTEMPT_FILES_MARK + attempt + ".wire";
     }
 
     static String name(String path) {

@@ -312,25 +312,4 @@ public final class StorageLayout {
     static boolean isStagedFile(String name) {
         return name.equals(MetadataCodec.FILE_NAME) || STAGED_PAYLOAD.matcher(name).matches();
     }
-
-    /*
-     * The text forms the garbage collector's planning calls with the names it lists; each reads the
-     * name once through AttemptId.
-     */
-
-    /** The lease file of the attempt {@code attemptId} ({@code <savepointId>.<16 hex>}). */
-    String leasePath(String jobId, String attemptId) {
-        return leasePath(jobId, AttemptId.parse(attemptId).orElseThrow(() -> new IllegalArgumentException(
-                "Cannot name lease: not an attempt id (" + attemptId + ")")));
-    }
-
-    /** The savepoint id an attempt (or its lease, without the suffix) is for, or empty for other names. */
-    static Optional<String> attemptSavepointId(String attemptId) {
-        return AttemptId.parse(attemptId).map(AttemptId::savepointId);
-    }
-
-    /** {@link AttemptId#ofPayloadName}, as the attempt id's text. */
-    static Optional<String> payloadAttempt(String folder, String name) {
-        return AttemptId.ofPayloadName(folder, name).map(AttemptId::toString);
-    }
 }

@@ -26,10 +26,11 @@ class GarbageKindsTest {
     void typedRemovalsReportTheirPathsAsCandidatesShowThem() {
         assertThat(new Garbage.Upload("job", new PendingUpload("root/job/sp/f", "u1", 5)).candidate())
                 .isEqualTo(new GcCandidate("job", "root/job/sp/f (upload u1)", Kind.STALE_UPLOAD, 5));
-        assertThat(new Garbage.AttemptFiles("job", "root/job/sp", "sp.0123456789abcdef", 7).candidate())
+        assertThat(new Garbage.AttemptFiles("job", "root/job/sp", new AttemptId("sp", "0123456789abcdef"), 7).candidate())
                 .isEqualTo(new GcCandidate("job", "root/job/sp/pipeline-*.sp.0123456789abcdef.wire",
                         Kind.STALE_ATTEMPT_FILES, 7));
-        assertThat(new Garbage.Publication("job", "root/job/.staging/x.outcome", "x", 9).candidate().kind())
+        assertThat(new Garbage.Publication("job", "root/job/.staging/x.0123456789abcdef.outcome",
+                new AttemptId("x", "0123456789abcdef"), 9).candidate().kind())
                 .isEqualTo(Kind.UNFINISHED_PUBLICATION);
     }
 
