@@ -89,7 +89,7 @@ public final class SeaTunnelStoreSection implements ReportSection {
         if (rounds.containsKey("savepoint-sequential")) {
             Spread staged = Spread.of(Spread.ratios(rounds.get("savepoint"), rounds.get("savepoint-sequential")));
             notes.add("SeaTunnel plugin stores: a savepoint store with its .ser staged while the bundle commits vs the"
-                    + " .ser written after the bundle (as before): " + staged.medianRatio() + " ("
+                    + " .ser written after the bundle commits (one after the other): " + staged.medianRatio() + " ("
                     + staged.ratioSpread() + ").");
         }
         return new Result(rows, notes);
