@@ -161,10 +161,12 @@ class AzureBlocksHoldWholeChunksTest {
         }
         assertThat(fs.stat(file)).isEmpty();
         assertThat(fs.listNames(dir)).isEmpty();
-        try (SyncableOutputStream out = fs.create(file, true)) {
+        String other = fs.child(dir, "small");
+        try (SyncableOutputStream out = fs.create(other, true)) {
             out.write(bytes(4, 10));
             out.sync();
         }
-        assertThat(fs.stat(file)).get().satisfies(s -> assertThat(s.size()).isEqualTo(10));
+        assertThat(fs.listNames(dir)).containsExactly("small");
+        assertThat(fs.stat(other)).get().satisfies(s -> assertThat(s.length()).isEqualTo(10));
     }
 }

@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * What Azurite answers to the requests the backend rests on, as the service documents them:
  * {@code If-None-Match: *} on Put Blob and on Put Block List of a blob that exists is refused with
  * 409 BlobAlreadyExists, and the blob keeps the first writer's bytes; staged blocks stay invisible
- * until a Put Block List commits them.
+ * until a Put Block List commits them. Where Azurite is stricter than a blob that does not exist
+ * calls for: a conditional Put Blob of a name that holds only uncommitted blocks is refused with
+ * 409 BlobAlreadyExists although no blob is visible there.
  */
 class AzuriteBehaviourTest {
 
@@ -69,5 +71,19 @@ class AzuriteBehaviourTest {
                 + e.getErrorCode());
         assertThat(e.getStatusCode()).isIn(409, 412);
         assertThat(b.downloadContent().toString()).isEqualTo("staged");
+    }
+
+    @Test
+    void azuriteRefusesAConditionalPutBlobOverANameHoldingOnlyUncommittedBlocks() {
+        BlockBlobClient b = blob("uncommitted");
+        String id = Base64.getEncoder().encodeToString("block-0".getBytes(StandardCharsets.US_ASCII));
+        b.stageBlock(id, text("staged, never committed"));
+        assertThat(b.exists()).isFalse();
+        BlobStorageException e = catchThrowableOfType(BlobStorageException.class, () -> b.uploadWithResponse(
+                new BlockBlobSimpleUploadOptions(text("first visible")).setRequestConditions(IF_ABSENT), null, null));
+        System.out.println("Azurite: Put Blob If-None-Match: * over only uncommitted blocks: HTTP " + e.getStatusCode()
+                + " " + e.getErrorCode());
+        assertThat(e.getStatusCode()).isEqualTo(409);
+        assertThat(b.exists()).isFalse();
     }
 }
