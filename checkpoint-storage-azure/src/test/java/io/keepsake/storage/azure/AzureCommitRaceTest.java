@@ -9,16 +9,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -58,7 +62,7 @@ class AzureCommitRaceTest {
         try (CheckpointStorage a = target.open(); CheckpointStorage b = target.open()) {
             List<SavepointStorage> views = List.of(StorageTarget.savepoints(a), StorageTarget.savepoints(b));
             CyclicBarrier barrier = new CyclicBarrier(threads);
-            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 List<Future<List<String>>> futures = new ArrayList<>();
@@ -87,8 +91,8 @@ class AzureCommitRaceTest {
                 for (Future<List<String>> f : futures) {
                     try {
                         f.get(10, TimeUnit.MINUTES);
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        if (!(e.getCause() instanceof java.util.concurrent.BrokenBarrierException)) {
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof BrokenBarrierException)) {
                             errors.add(e.getCause());
                         }
                     }
@@ -193,7 +197,7 @@ class AzureCommitRaceTest {
         try {
             Path p = scratch.resolve((i == 0 ? "jvm-a" : "jvm-b") + ".err");
             return Files.exists(p) ? Files.readString(p) : "";
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return e.toString();
         }
     }

@@ -8,6 +8,7 @@ import io.keepsake.storage.spi.SyncableOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -39,7 +40,7 @@ final class AzureTreeAccess implements TreeAccess {
     }
 
     @Override
-    public java.util.List<String> list(String dir) throws IOException {
+    public List<String> list(String dir) throws IOException {
         return fs.listNames(dir);
     }
 

@@ -9,6 +9,7 @@ import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointWriter;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ public final class RaceChild {
     }
 
     /** Commits one savepoint; true when this commit won, false when another was published first. */
-    static boolean commit(SavepointStorage s, String id, String tag) throws java.io.IOException {
+    static boolean commit(SavepointStorage s, String id, String tag) throws IOException {
         try (SavepointWriter w = s.beginSavepoint(new SavepointRequest("1001", id, SavepointKind.MANUAL, "race",
                 "test-payload", 1L, Map.of("writer", tag)))) {
             try (OutputStream out = w.openPayload(1, 1)) {
