@@ -1,0 +1,329 @@
+package io.keepsake.storage.azure;
+
+import com.azure.core.util.BinaryData;
+import com.azure.storage.blob.BlobClient;
+import com.azure.storage.blob.BlobServiceClient;
+import com.azure.storage.blob.models.BlobErrorCode;
+import com.azure.storage.blob.models.BlobProperties;
+import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.options.BlobInputStreamOptions;
+import com.azure.storage.blob.specialized.BlockBlobClient;
+import io.keepsake.storage.ChunkDigests;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.FsCapability;
+import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The file-system primitives on Azure Blob Storage (block blobs), over one Azure SDK client. Paths
+ * are {@code azure://container/name} ({@link AzurePath} also reads Hadoop's {@code abfs[s]://} and
+ * {@code wasb[s]://} forms of the same account); "directories" are name prefixes, and
+ * {@link #mkdirs} leaves an empty marker blob {@code name/} so that an empty directory exists.
+ *
+ * <p>Writes: a created file is buffered up to one block ({@link #blockSize()}); a small file is one
+ * Put Blob, a larger one staged blocks (Put Block) of that many bytes, a whole multiple of the
+ * savepoint chunk size, then one Put Block List. A created file appears, whole, when its stream's
+ * {@code sync()} returns ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it
+ * leaves at most uncommitted blocks, which no listing or stat shows and which are never part of a
+ * blob until a Put Block List names them. A must-create sends {@code If-None-Match: *} on the
+ * Put Blob or the Put Block List; a refusal is {@link FileAlreadyExistsException} unless the blob
+ * there carries this stream's write id (a retried request whose response was lost). There is no
+ * rename: {@link FsCapability#ATOMIC_DIRECTORY_RENAME} is not claimed, so the protocol publishes
+ * savepoints by creating {@code _metadata.ser} last. Listing is a flat List Blobs by prefix,
+ * paginated; a directory's modification time is that of the newest blob below it. Thread-safe;
+ * the client needs no closing.
+ *
+ * <p>The listings, stats and deletes are {@link AzureListing}'s, the writes {@link AzureOutputStream}'s.
+ */
+public final class AzureFileSystem implements StorageFileSystem {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AzureFileSystem.class);
+
+    /** The metadata name that carries a stream's write id, so that a retried create recognises its own blob. */
+    static final String WRITE_ID = "keepsake_write_id";
+
+    private final BlobServiceClient client;
+    private final String account;
+    private final String defaultContainer;
+    private final int blockSize;
+    private final boolean conditionalWrites;
+    private final String description;
+    private final AzureListing listing = new AzureListing(this);
+
+    /**
+     * A file system over {@code client}.
+     *
+     * @param client            the client of the account's Blob service
+     * @param account           the account, which Hadoop-style paths must name
+     * @param defaultContainer  the container of absolute names ({@code /a/b}), or null to refuse them
+     * @param blockSize         bytes per staged block, a positive whole multiple of {@link ChunkDigests#CHUNK_SIZE}
+     * @param conditionalWrites true to create with {@code If-None-Match: *}; false (only when the
+     *                          service ignores it and the user opted in) checks before writing
+     * @param description       where the service is (its endpoint), for messages
+     * @throws InvalidStorageArgumentException when the block size is not a whole number of chunks
+     */
+    public AzureFileSystem(BlobServiceClient client, String account, String defaultContainer, int blockSize,
+                           boolean conditionalWrites, String description) {
+        if (blockSize < ChunkDigests.CHUNK_SIZE || blockSize % ChunkDigests.CHUNK_SIZE != 0) {
+            throw new InvalidStorageArgumentException("Cannot configure azure storage: the block size must be a whole"
+                    + " positive multiple of the savepoint chunk size, " + ChunkDigests.CHUNK_SIZE + " bytes, so that"
+                    + " every block of a payload holds whole chunks (" + blockSize + ")");
+        }
+        this.client = client;
+        this.account = account;
+        this.defaultContainer = defaultContainer;
+        this.blockSize = blockSize;
+        this.conditionalWrites = conditionalWrites;
+        this.description = description;
+    }
+
+    /** Bytes per staged block; files up to this size are one Put Blob. */
+    public int blockSize() {
+        return blockSize;
+    }
+
+    String description() {
+        return description;
+    }
+
+    boolean conditionalWrites() {
+        return conditionalWrites;
+    }
+
+    AzurePath path(String path) {
+        return AzurePath.parse(path, account, defaultContainer);
+    }
+
+    BlobClient blob(AzurePath p) {
+        return client.getBlobContainerClient(p.container()).getBlobClient(p.name());
+    }
+
+    BlockBlobClient blockBlob(AzurePath p) {
+        return blob(p).getBlockBlobClient();
+    }
+
+    /** The client this file system calls. */
+    BlobServiceClient client() {
+        return client;
+    }
+
+    // ----------------------------------------------------------------- writes
+
+    @Override
+    public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
+        AzurePath p = requireFileName(path);
+        if (mustCreate && !conditionalWrites && properties(p).isPresent()) {
+            throw new FileAlreadyExistsException(path);
+        }
+        return new AzureOutputStream(this, p, path, mustCreate && conditionalWrites);
+    }
+
+    @Override
+    public SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
+        AzurePath p = requireFileName(path);
+        int slash = p.name().lastIndexOf('/');
+        AzurePath parent = new AzurePath(p.container(), slash < 0 ? "" : p.name().substring(0, slash));
+        if (!parent.name().isEmpty() && !listing.anyBelow(parent, path)) {
+            throw new NoSuchFileException(path, parent.toString(), "the parent directory is missing");
+        }
+        return create(path, mustCreate);
+    }
+
+    @Override
+    public void mkdirs(String path) throws IOException {
+        AzurePath p = path(path);
+        if (p.name().isEmpty()) {
+            return;
+        }
+        if (properties(p).isPresent()) {
+            throw new FileAlreadyExistsException(path, null, "a file is there, not a directory");
+        }
+        AzurePath marker = new AzurePath(p.container(), p.directoryPrefix());
+        call(path, "create directory marker", () -> blockBlob(marker).upload(BinaryData.fromBytes(new byte[0]), true));
+    }
+
+    /** True when the blob at {@code p} was created by the stream with {@code writeId}. */
+    boolean isOurs(AzurePath p, String writeId) throws IOException {
+        Optional<BlobProperties> props = properties(p);
+        return props.isPresent() && props.get().getMetadata() != null
+                && writeId.equals(props.get().getMetadata().get(WRITE_ID));
+    }
+
+    // ----------------------------------------------------------------- reads
+
+    /** One ranged-download stream of the whole blob, in requests of one block each. */
+    @Override
+    public InputStream open(String path) throws IOException {
+        AzurePath p = requireFileName(path);
+        try {
+            return blob(p).openInputStream(new BlobInputStreamOptions()
+                    .setBlockSize(blockSize));
+        } catch (BlobStorageException e) {
+            if (e.getStatusCode() == 404 && e.getErrorCode() != BlobErrorCode.CONTAINER_NOT_FOUND) {
+                if (stat(path).map(FileStatus::directory).orElse(false)) {
+                    throw new FileSystemException(path, null, "is a directory, not a file");
+                }
+                throw new NoSuchFileException(path);
+            }
+            throw translate(path, "open", e);
+        } catch (RuntimeException e) {
+            throw translate(path, "open", e);
+        }
+    }
+
+    // ----------------------------------------------------------------- listings
+
+    @Override
+    public List<FileStatus> list(String directory) throws IOException {
+        return listing.list(directory);
+    }
+
+    @Override
+    public Optional<FileStatus> stat(String path) throws IOException {
+        return listing.stat(path(path), path);
+    }
+
+    /** The properties of the blob at {@code p}, empty when there is none (a missing container is an error). */
+    Optional<BlobProperties> properties(AzurePath p) throws IOException {
+        try {
+            return Optional.of(blob(p).getProperties());
+        } catch (BlobStorageException e) {
+            if (e.getStatusCode() == 404 && e.getErrorCode() != BlobErrorCode.CONTAINER_NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw translate(p.toString(), "stat", e);
+        } catch (RuntimeException e) {
+            throw translate(p.toString(), "stat", e);
+        }
+    }
+
+    // ----------------------------------------------------------------- deletes and renames
+
+    @Override
+    public boolean delete(String path, boolean recursive) throws IOException {
+        return listing.delete(path, recursive);
+    }
+
+    /**
+     * Renames a file by reading it and creating the target if absent, then deleting the source:
+     * neither atomic nor cheap; directories are refused. The protocol never calls it here.
+     */
+    @Override
+    public void rename(String source, String target) throws IOException {
+        AzurePath from = requireFileName(source);
+        requireFileName(target);
+        if (properties(from).isEmpty()) {
+            if (listing.stat(from, source).isPresent()) {
+                throw new IOException("Cannot rename " + source + ": Azure Blob Storage has no directory rename ("
+                        + target + ")");
+            }
+            throw new NoSuchFileException(source);
+        }
+        if (stat(target).isPresent()) {
+            throw new FileAlreadyExistsException(target);
+        }
+        try (InputStream in = open(source); SyncableOutputStream out = create(target, true)) {
+            in.transferTo(out);
+            out.sync();
+        }
+        delete(source, false);
+    }
+
+    @Override
+    public void syncDirectory(String directory) {
+        // A blob is durable once its Put Blob or Put Block List returned; there are no directory entries to sync.
+    }
+
+    @Override
+    public Set<FsCapability> capabilities() {
+        return conditionalWrites ? EnumSet.of(FsCapability.ATOMIC_FILE_CREATE)
+                : EnumSet.of(FsCapability.ATOMIC_FILE_CREATE, FsCapability.NON_EXCLUSIVE_CREATE);
+    }
+
+    @Override
+    public String normalizeRoot(String root) {
+        if (root == null || root.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
+        }
+        AzurePath p = path(root.trim());
+        if (!p.name().isEmpty()) {
+            for (String segment : p.name().split("/", -1)) {
+                if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                    throw new InvalidStorageArgumentException("Cannot use storage root: it has an empty, . or .."
+                            + " segment (" + root + ")");
+                }
+            }
+        }
+        return p.toString();
+    }
+
+    // ----------------------------------------------------------------- plumbing
+
+    /** The path as a blob name; a container alone is refused. */
+    AzurePath requireFileName(String path) {
+        AzurePath p = path(path);
+        if (p.name().isEmpty()) {
+            throw new InvalidStorageArgumentException("Cannot use Azure path as a file: it names a container, not a"
+                    + " blob (" + path + ")");
+        }
+        return p;
+    }
+
+    /** One SDK call whose errors become IOExceptions naming the path. */
+    <T> T call(String path, String what, SdkCall<T> call) throws IOException {
+        try {
+            return call.run();
+        } catch (RuntimeException e) {
+            throw translate(path, what, e);
+        }
+    }
+
+    /** An SDK call. */
+    @FunctionalInterface
+    interface SdkCall<T> {
+        T run();
+    }
+
+    /** An SDK error as an IOException naming the path, the operation and the service. */
+    IOException translate(String path, String what, RuntimeException e) {
+        if (e instanceof BlobStorageException b) {
+            String detail = "HTTP " + b.getStatusCode() + (b.getErrorCode() == null ? "" : " " + b.getErrorCode());
+            if (b.getStatusCode() == 403) {
+                return withCause(new AccessDeniedException(path, null, "Azure refused to " + what + ": " + detail
+                        + " (" + description + ")"), e);
+            }
+            if (b.getErrorCode() == BlobErrorCode.CONTAINER_NOT_FOUND) {
+                return withCause(new NoSuchFileException(path, null, "the Azure container '" + path(path).container()
+                        + "' does not exist (" + description + ")"), e);
+            }
+            return new IOException("Azure failed to " + what + " " + path + ": " + detail + " (" + description + ")", e);
+        }
+        if (e instanceof UncheckedIOException u) {
+            return new IOException("Azure failed to " + what + " " + path + ": " + u.getCause().getMessage() + " ("
+                    + description + ")", u.getCause());
+        }
+        LOG.debug("Azure call failed: {} {}", what, path, e);
+        return new IOException("Azure failed to " + what + " " + path + ": " + e.getMessage() + " (" + description
+                + ")", e);
+    }
+
+    static IOException withCause(IOException e, Throwable cause) {
+        e.initCause(cause);
+        return e;
+    }
+}

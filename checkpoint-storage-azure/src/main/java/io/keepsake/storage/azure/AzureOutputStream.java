@@ -1,0 +1,220 @@
+package io.keepsake.storage.azure;
+
+import com.azure.core.util.BinaryData;
+import com.azure.storage.blob.models.BlobErrorCode;
+import com.azure.storage.blob.models.BlobRequestConditions;
+import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.options.BlockBlobCommitBlockListOptions;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import io.keepsake.storage.spi.SyncableOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One block blob on its way to Azure: bytes gather in one buffer of at most a block; a full buffer
+ * is staged as a block (Put Block), and {@link #sync()} publishes the blob: one Put Blob when no
+ * block was staged, else the last block and one Put Block List, with {@code If-None-Match: *} when
+ * the file must be created. Nothing can be written after that. The blob carries a random write id
+ * as metadata, so that a request whose response was lost, retried or not, can tell its own blob
+ * from another writer's. A stream closed without a successful {@code sync()} leaves only
+ * uncommitted blocks, which no listing shows. Not thread-safe: one thread writes one blob.
+ */
+final class AzureOutputStream extends SyncableOutputStream {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AzureOutputStream.class);
+    private static final int FIRST_BUFFER = 64 << 10;
+
+    private final AzureFileSystem fs;
+    private final AzurePath target;
+    private final String path;
+    private final boolean conditional;
+    private final String writeId = UUID.randomUUID().toString();
+    private final List<String> blockIds = new ArrayList<>();
+    private byte[] buffer = new byte[FIRST_BUFFER];
+    private int count;
+    private boolean published;
+    private boolean failed;
+    private boolean closed;
+
+    AzureOutputStream(AzureFileSystem fs, AzurePath target, String path, boolean conditional) {
+        this.fs = fs;
+        this.target = target;
+        this.path = path;
+        this.conditional = conditional;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        requireWritable();
+        Objects.checkFromIndexSize(off, len, b.length);
+        while (len > 0) {
+            if (count == buffer.length && buffer.length < fs.blockSize()) {
+                buffer = Arrays.copyOf(buffer, (int) Math.min(fs.blockSize(), (long) buffer.length * 2));
+            }
+            int n = Math.min(len, buffer.length - count);
+            System.arraycopy(b, off, buffer, count, n);
+            count += n;
+            off += n;
+            len -= n;
+            if (count == fs.blockSize()) {
+                stageBlock();
+            }
+        }
+    }
+
+    /**
+     * Publishes the blob with every byte written so far; a second call does nothing.
+     *
+     * @throws FileAlreadyExistsException when the file must be created and another writer created it first
+     */
+    @Override
+    public void sync() throws IOException {
+        if (published) {
+            return;
+        }
+        requireWritable();
+        try {
+            if (blockIds.isEmpty()) {
+                putWhole();
+            } else {
+                if (count > 0) {
+                    stageBlock();
+                }
+                commitBlocks();
+            }
+            published = true;
+        } catch (IOException | RuntimeException e) {
+            failed = true;
+            throw e;
+        } finally {
+            buffer = null;
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        requireWritable();
+    }
+
+    /** Releases the stream; a blob not published by {@link #sync()} is abandoned (its staged blocks stay uncommitted). */
+    @Override
+    public void close() {
+        closed = true;
+        buffer = null;
+    }
+
+    private void requireWritable() throws IOException {
+        if (published) {
+            throw new IOException("Cannot write " + path + ": the blob was published by sync() and is not appended to");
+        }
+        if (closed) {
+            throw new IOException("Cannot write " + path + ": the stream is closed");
+        }
+        if (failed) {
+            throw new IOException("Cannot write " + path + ": an earlier request of this stream failed");
+        }
+    }
+
+    private BinaryData body() {
+        return BinaryData.fromByteBuffer(ByteBuffer.wrap(buffer, 0, count));
+    }
+
+    private BlobRequestConditions conditions() {
+        return conditional ? new BlobRequestConditions().setIfNoneMatch("*") : null;
+    }
+
+    /** Stages the buffer as the next block; block ids are this stream's write id and the block's number, all one length. */
+    private void stageBlock() throws IOException {
+        String id = Base64.getEncoder().encodeToString(String.format("%s-%06d", writeId, blockIds.size())
+                .getBytes(StandardCharsets.US_ASCII));
+        BinaryData data = body();
+        try {
+            fs.call(path, "stage block " + blockIds.size() + " of", () -> {
+                fs.blockBlob(target).stageBlock(id, data);
+                return null;
+            });
+        } catch (IOException e) {
+            failed = true;
+            throw e;
+        }
+        blockIds.add(id);
+        count = 0;
+    }
+
+    private void putWhole() throws IOException {
+        BlockBlobSimpleUploadOptions options = new BlockBlobSimpleUploadOptions(body())
+                .setMetadata(Map.of(AzureFileSystem.WRITE_ID, writeId)).setRequestConditions(conditions());
+        publish(() -> fs.blockBlob(target).uploadWithResponse(options, null, null));
+    }
+
+    private void commitBlocks() throws IOException {
+        BlockBlobCommitBlockListOptions options = new BlockBlobCommitBlockListOptions(blockIds)
+                .setMetadata(Map.of(AzureFileSystem.WRITE_ID, writeId)).setRequestConditions(conditions());
+        publish(() -> fs.blockBlob(target).commitBlockListWithResponse(options, null, null));
+    }
+
+    /**
+     * Sends the publishing request. A refusal of the condition (409 BlobAlreadyExists, 412) or a
+     * block list the service no longer knows (400 InvalidBlockList: a commit of this name
+     * discarded the staged blocks) is success when the blob there is ours, else
+     * {@link FileAlreadyExistsException} when a blob is there; any other failure is success when
+     * the blob there is ours after all (the request took effect), else thrown.
+     */
+    private void publish(Runnable request) throws IOException {
+        RuntimeException error;
+        try {
+            request.run();
+            return;
+        } catch (RuntimeException e) {
+            error = e;
+        }
+        if (error instanceof BlobStorageException e && (e.getStatusCode() == 412
+                || e.getErrorCode() == BlobErrorCode.BLOB_ALREADY_EXISTS
+                || e.getErrorCode() == BlobErrorCode.INVALID_BLOCK_LIST)) {
+            if (fs.isOurs(target, writeId)) {
+                LOG.debug("Create of {} met its own blob after a lost response", path);
+                return;
+            }
+            if (fs.properties(target).isPresent()) {
+                failed = true;
+                FileAlreadyExistsException exists = new FileAlreadyExistsException(path, null,
+                        "another writer created it first (HTTP " + e.getStatusCode() + " " + e.getErrorCode() + ")");
+                exists.initCause(e);
+                throw exists;
+            }
+        }
+        IOException failure = fs.translate(path, "create", error);
+        if (error instanceof BlobStorageException e && e.getErrorCode() == BlobErrorCode.BLOB_ALREADY_EXISTS) {
+            failure = new IOException("Cannot create " + path + ": the service answered 409 BlobAlreadyExists, but no"
+                    + " blob is there; the name holds only uncommitted blocks of an abandoned write, which some"
+                    + " servers (Azurite) count as a blob (" + fs.description() + ")", error);
+        }
+        try {
+            if (fs.isOurs(target, writeId)) {
+                LOG.debug("Create of {} reported an error but took effect", path, error);
+                return;
+            }
+        } catch (IOException unreadable) {
+            failure.addSuppressed(unreadable);
+        }
+        failed = true;
+        throw failure;
+    }
+}

@@ -1,0 +1,306 @@
+package io.keepsake.storage.azure.internal;
+
+import com.azure.core.http.policy.HttpPipelinePolicy;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobServiceClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
+import io.keepsake.storage.ChunkDigests;
+import io.keepsake.storage.ConfigOption;
+import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.StorageOptions;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Azure backend's configuration, read from a table of options, and the SDK clients built from
+ * it. Credentials come from {@value #ACCOUNT_KEY}, {@value #SAS_TOKEN} or Hadoop's keys for the
+ * same account ({@code fs.azure.account.key.<account>.dfs.core.windows.net} or
+ * {@code .blob.core.windows.net}, {@code fs.azure.sas.fixed.token.<account>.dfs.core.windows.net},
+ * {@code fs.azure.sas.<container>.<account>.blob.core.windows.net}), else from
+ * {@code DefaultAzureCredential} (environment, workload or managed identity, Azure CLI);
+ * {@value #CREDENTIAL} picks one explicitly. Secrets are never part of a message. Not API.
+ *
+ * @param account           the storage account ({@value #ACCOUNT})
+ * @param endpoint          the Blob service endpoint ({@value #ENDPOINT}, default {@code https://<account>.blob.core.windows.net})
+ * @param container         the container of paths starting with {@code /} ({@value #CONTAINER}), or null
+ * @param credential        the credential source
+ * @param secret            the account key or SAS token, or null for {@link Credential#DEFAULT}
+ * @param credentialSource  which key gave the credential, for messages (never the secret)
+ * @param blockSize         bytes per staged block, a whole multiple of the savepoint chunk size; files up to it are one Put Blob
+ * @param tryTimeout        how long one try of a request may take
+ * @param maxTries          tries per request, the first included
+ * @param conditionalWrites false only with {@value #CONDITIONAL_WRITES}{@code =unsupported}
+ */
+public record AzureSettings(String account, URI endpoint, String container, Credential credential, String secret,
+                            String credentialSource, int blockSize, Duration tryTimeout, int maxTries,
+                            boolean conditionalWrites) {
+
+    /** The storage account name. */
+    public static final String ACCOUNT = "azure.account.name";
+    /** The Blob service endpoint (Azurite: {@code http://127.0.0.1:10000/devstoreaccount1}). */
+    public static final String ENDPOINT = "azure.endpoint";
+    /** The container of absolute paths ({@code /prefix}). */
+    public static final String CONTAINER = "azure.container";
+    /** The account's shared key. */
+    public static final String ACCOUNT_KEY = "azure.account.key";
+    /** A SAS token (with or without the leading {@code ?}). */
+    public static final String SAS_TOKEN = "azure.sas.token";
+    /** Which credential signs requests: {@code account-key}, {@code sas} or {@code default}. */
+    public static final String CREDENTIAL = "azure.credential";
+    /** Bytes per staged block. */
+    public static final String BLOCK_SIZE = "azure.block.size";
+    /** How long one try of a request may take. */
+    public static final String TRY_TIMEOUT = "azure.try.timeout";
+    /** Tries per request. */
+    public static final String MAX_TRIES = "azure.max.tries";
+    /** {@code required} (the default) or {@code unsupported}; see {@code S3}'s key of the same meaning. */
+    public static final String CONDITIONAL_WRITES = "azure.conditional-writes";
+
+    /** Every key of this backend besides the common ones and Hadoop's {@value #HADOOP_PREFIX} keys. */
+    public static final Set<String> KEYS = Set.of(ACCOUNT, ENDPOINT, CONTAINER, ACCOUNT_KEY, SAS_TOKEN, CREDENTIAL,
+            BLOCK_SIZE, TRY_TIMEOUT, MAX_TRIES, CONDITIONAL_WRITES);
+    /** Hadoop's Azure keys, of which those naming this account's key or SAS token are read and the rest ignored. */
+    public static final String HADOOP_PREFIX = "fs.azure.";
+    /** The {@code storage.type} values this backend accepts. */
+    public static final Set<String> STORAGE_TYPES = Set.of("azure", "abfs", "abfss", "wasb", "wasbs");
+    /** The default bytes per block: 8 MiB. */
+    public static final int DEFAULT_BLOCK_SIZE = 8 << 20;
+
+    private static final String WHAT = "azure storage";
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
+    // Azure: lower-case letters and digits, 3 to 24 of them; the emulator's devstoreaccount1 fits.
+    private static final Pattern ACCOUNT_NAME = Pattern.compile("[a-z0-9]{3,24}");
+
+    /** Where a credential comes from. */
+    public enum Credential {
+        /** The account's shared key. */
+        ACCOUNT_KEY,
+        /** A SAS token. */
+        SAS,
+        /** {@code DefaultAzureCredential}: environment, workload or managed identity, Azure CLI. */
+        DEFAULT
+    }
+
+    private static final ConfigOption<String> ACCOUNT_OPTION = ConfigOption.text(ACCOUNT,
+            "the storage account name", null).check(a -> ACCOUNT_NAME.matcher(a).matches(),
+            "must be 3 to 24 lower-case letters and digits");
+    private static final ConfigOption<String> CONTAINER_OPTION = ConfigOption.text(CONTAINER,
+            "the container of absolute paths", null).check(c -> !c.isEmpty() && !c.contains("/"),
+            "must name one container");
+    private static final ConfigOption<Credential> CREDENTIAL_OPTION = ConfigOption.of(CREDENTIAL,
+            "account-key, sas or default (DefaultAzureCredential)", null, "must be account-key, sas or default",
+            v -> Credential.valueOf(v.toUpperCase(Locale.ROOT).replace("ACCOUNT-KEY", "ACCOUNT_KEY")));
+    private static final ConfigOption<Long> BLOCK_SIZE_OPTION = ConfigOption.of(BLOCK_SIZE,
+            "bytes per staged block (rounded up to whole 1 MiB chunks)", (long) DEFAULT_BLOCK_SIZE,
+            "is not a size such as 8388608, 8M or 16M", AzureSettings::size)
+            .check(n -> n >= 1 && n <= 2000L << 20, "must be between 1 byte and 2000M");
+    private static final ConfigOption<Duration> TRY_TIMEOUT_OPTION = ConfigOption.of(TRY_TIMEOUT,
+            "how long one try of a request may take", Duration.ofSeconds(60),
+            "is not a duration such as 60000 (ms), 60s or 1m", AzureSettings::duration)
+            .check(d -> d.toSeconds() >= 1, "must be at least one second");
+    private static final ConfigOption<Integer> MAX_TRIES_OPTION = ConfigOption.integer(MAX_TRIES,
+            "tries per request", 4, "is not a whole number").check(n -> n >= 1 && n <= 20, "must be between 1 and 20");
+    private static final ConfigOption<Boolean> CONDITIONAL_WRITES_OPTION = ConfigOption.of(CONDITIONAL_WRITES,
+            "required: the service must refuse a second conditional create of a blob; unsupported: accept one that"
+                    + " does not", true, "must be required or unsupported", AzureSettings::conditionalWrites);
+
+    /**
+     * Parses the backend's keys.
+     *
+     * @throws InvalidStorageArgumentException when a value is malformed or missing, naming its key (never a secret)
+     */
+    public static AzureSettings from(StorageOptions options) {
+        Map<String, String> o = options.backendOptions();
+        String account = ACCOUNT_OPTION.read(o, WHAT);
+        if (account == null) {
+            throw new InvalidStorageArgumentException("Cannot configure azure storage: " + ACCOUNT
+                    + " is required (the storage account name)");
+        }
+        URI endpoint = endpoint(o.get(ENDPOINT), account);
+        String container = CONTAINER_OPTION.read(o, WHAT);
+        int blockSize = alignedBlockSize(BLOCK_SIZE_OPTION.read(o, WHAT));
+        Secret secret = credential(o, account, CREDENTIAL_OPTION.read(o, WHAT));
+        return new AzureSettings(account, endpoint, container, secret.kind(), secret.value(), secret.source(),
+                blockSize, TRY_TIMEOUT_OPTION.read(o, WHAT), MAX_TRIES_OPTION.read(o, WHAT),
+                CONDITIONAL_WRITES_OPTION.read(o, WHAT));
+    }
+
+    /** A credential, the secret it holds and the key that gave it. */
+    private record Secret(Credential kind, String value, String source) {
+    }
+
+    /** The credential the keys give; with {@code chosen} null, the first of account key, SAS token and the default chain. */
+    private static Secret credential(Map<String, String> o, String account, Credential chosen) {
+        String keyName = firstPresent(o, ACCOUNT_KEY, HADOOP_PREFIX + "account.key." + account + ".dfs.core.windows.net",
+                HADOOP_PREFIX + "account.key." + account + ".blob.core.windows.net");
+        String sasName = firstPresent(o, SAS_TOKEN, HADOOP_PREFIX + "sas.fixed.token." + account + ".dfs.core.windows.net");
+        if (sasName == null) {
+            String suffix = "." + account + ".blob.core.windows.net";
+            sasName = o.keySet().stream().filter(k -> k.startsWith(HADOOP_PREFIX + "sas.") && k.endsWith(suffix)
+                    && !k.startsWith(HADOOP_PREFIX + "sas.fixed.")).sorted().findFirst().orElse(null);
+        }
+        Credential kind = chosen != null ? chosen
+                : keyName != null ? Credential.ACCOUNT_KEY : sasName != null ? Credential.SAS : Credential.DEFAULT;
+        return switch (kind) {
+            case ACCOUNT_KEY -> {
+                if (keyName == null) {
+                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + CREDENTIAL
+                            + "=account-key needs " + ACCOUNT_KEY + " (or fs.azure.account.key." + account
+                            + ".dfs.core.windows.net)");
+                }
+                String key = o.get(keyName).trim();
+                if (!isBase64(key)) {
+                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + keyName
+                            + " is not a base64 account key (its value is not shown)");
+                }
+                yield new Secret(kind, key, keyName + " (account " + account + ")");
+            }
+            case SAS -> {
+                if (sasName == null) {
+                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + CREDENTIAL
+                            + "=sas needs " + SAS_TOKEN + " (or fs.azure.sas.fixed.token." + account
+                            + ".dfs.core.windows.net)");
+                }
+                String token = o.get(sasName).trim();
+                token = token.startsWith("?") ? token.substring(1) : token;
+                if (!token.contains("sig=")) {
+                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + sasName
+                            + " is not a SAS token: it has no sig= (its value is not shown)");
+                }
+                yield new Secret(kind, token, sasName + " (account " + account + ")");
+            }
+            case DEFAULT -> new Secret(kind, null, "DefaultAzureCredential (no " + ACCOUNT_KEY + " or " + SAS_TOKEN
+                    + " given)");
+        };
+    }
+
+    private static String firstPresent(Map<String, String> o, String... keys) {
+        for (String k : keys) {
+            if (o.get(k) != null && !o.get(k).isBlank()) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isBase64(String value) {
+        try {
+            return Base64.getDecoder().decode(value).length > 0;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static URI endpoint(String value, String account) {
+        if (value == null || value.isBlank()) {
+            return URI.create("https://" + account + ".blob.core.windows.net");
+        }
+        URI uri;
+        try {
+            uri = new URI(value.trim());
+        } catch (URISyntaxException e) {
+            throw new InvalidStorageArgumentException("Cannot configure azure storage: " + ENDPOINT
+                    + " is not an address (" + value + ")");
+        }
+        if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+            throw new InvalidStorageArgumentException("Cannot configure azure storage: " + ENDPOINT
+                    + " must be an http or https address with a host (" + value + ")");
+        }
+        if (uri.getQuery() != null) {
+            throw new InvalidStorageArgumentException("Cannot configure azure storage: " + ENDPOINT
+                    + " must not carry a query; give a SAS token in " + SAS_TOKEN + " (the query is not shown)");
+        }
+        return uri;
+    }
+
+    /** Where the service is, for messages. */
+    public String endpointText() {
+        return endpoint.toString();
+    }
+
+    /** A client for normal work. */
+    public BlobServiceClient client() {
+        return client(tryTimeout, maxTries, null);
+    }
+
+    /** A client that gives up in seconds, for the checks at creation. */
+    public BlobServiceClient probeClient() {
+        Duration timeout = tryTimeout.compareTo(Duration.ofSeconds(10)) < 0 ? tryTimeout : Duration.ofSeconds(10);
+        return client(timeout, Math.min(maxTries, 2), null);
+    }
+
+    /**
+     * A client with {@code tries} tries of at most {@code timeout} each; {@code policy}, when not
+     * null, sees every try of every request (tests count them with it).
+     */
+    public BlobServiceClient client(Duration timeout, int tries, HttpPipelinePolicy policy) {
+        BlobServiceClientBuilder b = new BlobServiceClientBuilder().endpoint(endpoint.toString())
+                .retryOptions(new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, tries,
+                        Duration.ofSeconds(Math.max(1, timeout.toSeconds())), Duration.ofMillis(100),
+                        Duration.ofSeconds(5), null));
+        switch (credential) {
+            case ACCOUNT_KEY -> b.credential(new StorageSharedKeyCredential(account, secret));
+            case SAS -> b.sasToken(secret);
+            case DEFAULT -> b.credential(new DefaultAzureCredentialBuilder().build());
+        }
+        if (policy != null) {
+            b.addPolicy(policy);
+        }
+        return b.buildClient();
+    }
+
+    /** A block size rounded up to a whole multiple of the savepoint chunk size. */
+    static int alignedBlockSize(long configured) {
+        long chunk = ChunkDigests.CHUNK_SIZE;
+        return (int) ((configured + chunk - 1) / chunk * chunk);
+    }
+
+    private static boolean conditionalWrites(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "required" -> true;
+            case "unsupported" -> false;
+            default -> throw new IllegalArgumentException(value);
+        };
+    }
+
+    private static long size(String value) {
+        Matcher m = SIZE.matcher(value);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(value);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> n << 10;
+            case "m" -> n << 20;
+            case "g" -> n << 30;
+            default -> n;
+        };
+    }
+
+    private static Duration duration(String value) {
+        Matcher m = TIME.matcher(value);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(value);
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
+        return Duration.ofMillis(switch (unit) {
+            case "s" -> n * 1000;
+            case "m" -> n * 60_000;
+            case "h" -> n * 3_600_000;
+            default -> n;
+        });
+    }
+}
