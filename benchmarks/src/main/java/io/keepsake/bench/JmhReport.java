@@ -103,7 +103,7 @@ public final class JmhReport {
         return "^" + Pattern.quote(benchmark.getName() + ".");
     }
 
-    // Over 50 lines: the report's Markdown in the order it prints, one append per line of output.
+    // About 63 lines: the report's Markdown in the order it prints, one append per line of output.
     /** Renders the results as the Markdown report. */
     static String render(Collection<RunResult> results, Path dataDirectory, Duration took, String loadBefore,
                          String loadAfter) {
