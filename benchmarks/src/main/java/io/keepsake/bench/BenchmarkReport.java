@@ -12,7 +12,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * The goals report: every row of its goals table measured in one run, Keepsake
@@ -231,7 +230,7 @@ public final class BenchmarkReport {
 
     private static String machine() {
         int cores = Runtime.getRuntime().availableProcessors();
-        String cpu = cpuModel();
+        String cpu = JmhReport.cpuModel();
         long memory = -1;
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             memory = os.getTotalMemorySize();
@@ -241,19 +240,6 @@ public final class BenchmarkReport {
                 + "; JVM " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + ", max heap " + Runtime.getRuntime().maxMemory() / ReportOptions.MIB + " MiB"
                 + "; OS " + System.getProperty("os.name") + " " + System.getProperty("os.version");
-    }
-
-    private static String cpuModel() {
-        Path cpuinfo = Path.of("/proc/cpuinfo");
-        if (!Files.isReadable(cpuinfo)) {
-            return "";
-        }
-        try (Stream<String> lines = Files.lines(cpuinfo)) {
-            return lines.filter(l -> l.startsWith("model name")).findFirst()
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return "";
-        }
     }
 
     private static String disk(Path directory) {

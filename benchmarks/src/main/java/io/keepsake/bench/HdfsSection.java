@@ -34,6 +34,7 @@ public final class HdfsSection implements ReportSection {
         return List.of(GoalRow.notRun("HDFS savepoint on the mini cluster: NameNode calls per savepoint", GOAL, why));
     }
 
+    // About 67 lines: the cluster's settings, the trial and its rows share the cluster's lifetime.
     @Override
     public Result run(ReportOptions options) throws Exception {
         Path trial = BenchFiles.newTrialDirectory("hdfs");

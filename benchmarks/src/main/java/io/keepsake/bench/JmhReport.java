@@ -13,6 +13,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -102,6 +103,7 @@ public final class JmhReport {
         return "^" + Pattern.quote(benchmark.getName() + ".");
     }
 
+    // About 63 lines: the report's Markdown in the order it prints, one append per line of output.
     /** Renders the results as the Markdown report. */
     static String render(Collection<RunResult> results, Path dataDirectory, Duration took, String loadBefore,
                          String loadAfter) {
@@ -235,7 +237,8 @@ public final class JmhReport {
                 + " " + System.getProperty("os.arch");
     }
 
-    private static String cpuModel() {
+    /** The CPU model from {@code /proc/cpuinfo}, or empty where it cannot be read. */
+    static String cpuModel() {
         Path cpuinfo = Path.of("/proc/cpuinfo");
         if (!Files.isReadable(cpuinfo)) {
             return "";
@@ -243,7 +246,7 @@ public final class JmhReport {
         try (Stream<String> lines = Files.lines(cpuinfo)) {
             return lines.filter(l -> l.startsWith("model name")).findFirst()
                     .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("");
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return "";
         }
     }

@@ -1,5 +1,7 @@
 package io.keepsake.bench;
 
+import io.keepsake.bench.HttpWire.Head;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,14 +13,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -26,6 +26,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+
+import static io.keepsake.bench.HttpWire.BUFFER;
+import static io.keepsake.bench.HttpWire.pauseUntil;
+import static io.keepsake.bench.HttpWire.relayBody;
 
 /**
  * An HTTP/1.1 forwarding proxy on 127.0.0.1 in front of an S3 endpoint (S3Proxy in the benchmarks)
@@ -69,8 +73,6 @@ public final class LatencyProxy implements AutoCloseable {
     /** The default time to first byte: 20 ms, within the 10-30 ms an S3 request takes before its first byte. */
     public static final Duration DEFAULT_TIME_TO_FIRST_BYTE = Duration.ofMillis(20);
 
-    private static final int BUFFER = 64 * 1024;
-    private static final int MAX_HEAD = 64 * 1024;
 
     /**
      * One request the proxy forwarded.
@@ -281,92 +283,17 @@ public final class LatencyProxy implements AutoCloseable {
     /** Serves one client connection: its requests one after the other, over one upstream connection at a time. */
     private void serve(Socket client) {
         open.add(client);
-        Socket upstream = null;
+        Upstream upstream = new Upstream();
         try {
             client.setTcpNoDelay(true);
             InputStream fromClient = new BufferedInputStream(client.getInputStream(), BUFFER);
             OutputStream toClient = new BufferedOutputStream(client.getOutputStream(), BUFFER);
-            InputStream fromUpstream = null;
-            OutputStream toUpstream = null;
             while (!closed) {
                 Head request = Head.read(fromClient);
                 if (request == null) {
                     return; // the client closed its connection
                 }
-                long start = System.nanoTime();
-                long delay = delayNanos;
-                CountDownLatch hold = together;
-                if (hold != null) {
-                    hold.countDown();
-                }
-                String[] line = request.startLine.split(" ", 3);
-                if (line.length < 3) {
-                    throw new IOException("malformed request line: " + request.startLine);
-                }
-                String method = line[0];
-                String requestTarget = line[1];
-                int q = requestTarget.indexOf('?');
-                String path = q < 0 ? requestTarget : requestTarget.substring(0, q);
-                String query = q < 0 ? "" : requestTarget.substring(q + 1);
-                String key = keyOf(path);
-                long bytesIn = 0;
-                long bytesOut = 0;
-                int status = -1;
-                inFlight.incrementAndGet();
-                lastActivity = start;
-                try {
-                    if (upstream == null) {
-                        upstream = new Socket(target.getHost(), target.getPort());
-                        upstream.setTcpNoDelay(true);
-                        open.add(upstream);
-                        fromUpstream = new BufferedInputStream(upstream.getInputStream(), BUFFER);
-                        toUpstream = new BufferedOutputStream(upstream.getOutputStream(), BUFFER);
-                    }
-                    if (request.has("expect", "100-continue")) {
-                        toClient.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-                        toClient.flush();
-                    }
-                    toUpstream.write(request.withoutHeader("expect").getBytes(StandardCharsets.ISO_8859_1));
-                    bytesIn = relayBody(request, fromClient, toUpstream, false);
-                    toUpstream.flush();
-                    Head response;
-                    do {
-                        response = Head.read(fromUpstream);
-                        if (response == null) {
-                            throw new EOFException("the upstream closed the connection before its response");
-                        }
-                        status = response.status();
-                    } while (status >= 100 && status < 200); // interim responses stay between proxy and upstream
-                    if (hold != null) {
-                        try {
-                            hold.await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new IOException("interrupted while holding a response", e);
-                        }
-                    }
-                    pauseUntil(System.nanoTime() + delay);
-                    toClient.write(response.text().getBytes(StandardCharsets.ISO_8859_1));
-                    boolean noBody = method.equals("HEAD") || status == 204 || status == 304;
-                    boolean untilClose = !noBody && !response.has("transfer-encoding", "chunked")
-                            && response.value("content-length") == null;
-                    bytesOut = noBody ? 0 : relayBody(response, fromUpstream, toClient, untilClose);
-                    toClient.flush();
-                    if (untilClose || response.has("connection", "close")) {
-                        closeQuietly(upstream);
-                        open.remove(upstream);
-                        upstream = null;
-                        if (untilClose) {
-                            return;
-                        }
-                    }
-                } finally {
-                    long end = System.nanoTime();
-                    log.add(new Request(method, key, query, status, bytesIn, bytesOut, start, end));
-                    lastActivity = end;
-                    inFlight.decrementAndGet();
-                }
-                if (request.has("connection", "close")) {
+                if (!forward(request, fromClient, toClient, upstream) || request.has("connection", "close")) {
                     return;
                 }
             }
@@ -375,104 +302,117 @@ public final class LatencyProxy implements AutoCloseable {
         } finally {
             closeQuietly(client);
             open.remove(client);
-            if (upstream != null) {
-                closeQuietly(upstream);
-                open.remove(upstream);
+            upstream.drop();
+        }
+    }
+
+    /** The upstream connection of one client connection: opened at its first request, and again after a close. */
+    private final class Upstream {
+        private Socket socket;
+        private InputStream in;
+        private OutputStream out;
+
+        void connect() throws IOException {
+            if (socket == null) {
+                socket = new Socket(target.getHost(), target.getPort());
+                socket.setTcpNoDelay(true);
+                open.add(socket);
+                in = new BufferedInputStream(socket.getInputStream(), BUFFER);
+                out = new BufferedOutputStream(socket.getOutputStream(), BUFFER);
+            }
+        }
+
+        void drop() {
+            if (socket != null) {
+                closeQuietly(socket);
+                open.remove(socket);
+                socket = null;
             }
         }
     }
 
     /**
-     * Copies the body framed by {@code head} from {@code in} to {@code out}, paced to the cap, and
-     * returns its bytes as framed (chunk framing included).
+     * Forwards one request and its response, delayed and paced, and logs it; returns false when
+     * the response's body ran until the upstream closed, which ends the client's connection too.
      */
-    private long relayBody(Head head, InputStream in, OutputStream out, boolean untilClose) throws IOException {
-        Pacer pacer = new Pacer(bytesPerSecond);
-        if (untilClose) {
-            return copy(in, out, Long.MAX_VALUE, pacer, true);
-        }
-        if (head.has("transfer-encoding", "chunked")) {
-            long total = 0;
-            while (true) {
-                String sizeLine = readLine(in);
-                byte[] sizeBytes = (sizeLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-                out.write(sizeBytes);
-                total += sizeBytes.length;
-                int semicolon = sizeLine.indexOf(';');
-                long size = Long.parseLong((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
-                if (size == 0) {
-                    while (true) { // trailers, then the empty line
-                        String trailer = readLine(in);
-                        byte[] b = (trailer + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-                        out.write(b);
-                        total += b.length;
-                        if (trailer.isEmpty()) {
-                            return total;
-                        }
-                    }
-                }
-                total += copy(in, out, size, pacer, false);
-                String end = readLine(in);
-                if (!end.isEmpty()) {
-                    throw new IOException("a chunk did not end with CRLF");
-                }
-                out.write('\r');
-                out.write('\n');
-                total += 2;
-            }
-        }
-        String length = head.value("content-length");
-        if (length == null) {
-            return 0;
-        }
-        return copy(in, out, Long.parseLong(length.trim()), pacer, false);
-    }
-
-    private static long copy(InputStream in, OutputStream out, long length, Pacer pacer, boolean toEnd)
+    private boolean forward(Head request, InputStream fromClient, OutputStream toClient, Upstream upstream)
             throws IOException {
-        byte[] buffer = new byte[BUFFER];
-        long done = 0;
-        while (done < length) {
-            int n = in.read(buffer, 0, (int) Math.min(buffer.length, length - done));
-            if (n < 0) {
-                if (toEnd) {
-                    return done;
+        long start = System.nanoTime();
+        long delay = delayNanos;
+        CountDownLatch hold = together;
+        if (hold != null) {
+            hold.countDown();
+        }
+        String[] line = request.startLine.split(" ", 3);
+        if (line.length < 3) {
+            throw new IOException("malformed request line: " + request.startLine);
+        }
+        String method = line[0];
+        String[] keyAndQuery = keyAndQuery(line[1]);
+        long bytesIn = 0;
+        long bytesOut = 0;
+        int status = -1;
+        inFlight.incrementAndGet();
+        lastActivity = start;
+        try {
+            upstream.connect();
+            answerExpectContinue(request, toClient);
+            upstream.out.write(request.withoutHeader("expect").getBytes(StandardCharsets.ISO_8859_1));
+            bytesIn = relayBody(request, fromClient, upstream.out, false, bytesPerSecond);
+            upstream.out.flush();
+            Head response;
+            do {
+                response = Head.read(upstream.in);
+                if (response == null) {
+                    throw new EOFException("the upstream closed the connection before its response");
                 }
-                throw new EOFException("the body ended after " + done + " of " + length + " bytes");
+                status = response.status();
+            } while (status >= 100 && status < 200); // interim responses stay between proxy and upstream
+            awaitTogether(hold);
+            pauseUntil(System.nanoTime() + delay);
+            toClient.write(response.text().getBytes(StandardCharsets.ISO_8859_1));
+            boolean noBody = method.equals("HEAD") || status == 204 || status == 304;
+            boolean untilClose = !noBody && !response.has("transfer-encoding", "chunked")
+                    && response.value("content-length") == null;
+            bytesOut = noBody ? 0 : relayBody(response, upstream.in, toClient, untilClose, bytesPerSecond);
+            toClient.flush();
+            if (untilClose || response.has("connection", "close")) {
+                upstream.drop();
             }
-            pacer.account(n);
-            out.write(buffer, 0, n);
-            done += n;
-        }
-        return done;
-    }
-
-    /** Paces one body: after {@code n} bytes, waits until they would have taken {@code n / rate} seconds. */
-    private static final class Pacer {
-        private final long rate;
-        private final long start = System.nanoTime();
-        private long bytes;
-
-        Pacer(long rate) {
-            this.rate = rate;
-        }
-
-        void account(int n) {
-            if (rate <= 0) {
-                return;
-            }
-            bytes += n;
-            long due = start + (long) (bytes * 1e9 / rate);
-            pauseUntil(due);
+            return !untilClose;
+        } finally {
+            long end = System.nanoTime();
+            log.add(new Request(method, keyAndQuery[0], keyAndQuery[1], status, bytesIn, bytesOut, start, end));
+            lastActivity = end;
+            inFlight.decrementAndGet();
         }
     }
 
-    /** Waits until {@code deadline} on {@link System#nanoTime()}: the modelled latency, not synchronisation. */
-    private static void pauseUntil(long deadline) {
-        long left;
-        while ((left = deadline - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(left);
+    /** Answers {@code Expect: 100-continue} at once; the upstream gets the request without it. */
+    private static void answerExpectContinue(Head request, OutputStream toClient) throws IOException {
+        if (request.has("expect", "100-continue")) {
+            toClient.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            toClient.flush();
         }
+    }
+
+    /** Holds a response until every request of a {@link #holdUntilTogether} group has arrived. */
+    private static void awaitTogether(CountDownLatch hold) throws IOException {
+        if (hold != null) {
+            try {
+                hold.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while holding a response", e);
+            }
+        }
+    }
+
+    /** The object key and the query of a request target. */
+    private static String[] keyAndQuery(String requestTarget) {
+        int q = requestTarget.indexOf('?');
+        return new String[] {keyOf(q < 0 ? requestTarget : requestTarget.substring(0, q)),
+                q < 0 ? "" : requestTarget.substring(q + 1)};
     }
 
     /** The object key of a path-style request path: everything after the bucket, percent-decoded. */
@@ -504,125 +444,11 @@ public final class LatencyProxy implements AutoCloseable {
         return b.toString(StandardCharsets.UTF_8);
     }
 
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new EOFException("the connection ended inside a line");
-            }
-            if (c == '\n') {
-                byte[] b = line.toByteArray();
-                int n = b.length > 0 && b[b.length - 1] == '\r' ? b.length - 1 : b.length;
-                return new String(b, 0, n, StandardCharsets.ISO_8859_1);
-            }
-            if (line.size() >= MAX_HEAD) {
-                throw new IOException("a line longer than " + MAX_HEAD + " bytes");
-            }
-            line.write(c);
-        }
-    }
-
     private static void closeQuietly(Socket s) {
         try {
             s.close();
         } catch (IOException e) {
             // already closing
-        }
-    }
-
-    /** A request or response head: its start line and header lines, as received. */
-    private static final class Head {
-        final String startLine;
-        final List<String> headers;
-
-        private Head(String startLine, List<String> headers) {
-            this.startLine = startLine;
-            this.headers = headers;
-        }
-
-        /** Reads a head, or returns null when the stream ends before its first byte. */
-        static Head read(InputStream in) throws IOException {
-            String start;
-            try {
-                in.mark(1);
-                if (in.read() < 0) {
-                    return null;
-                }
-                in.reset();
-                start = readLine(in);
-            } catch (SocketException e) {
-                return null; // reset between requests: the peer gave up on an idle connection
-            }
-            List<String> headers = new ArrayList<>();
-            int size = start.length();
-            while (true) {
-                String h = readLine(in);
-                if (h.isEmpty()) {
-                    return new Head(start, headers);
-                }
-                size += h.length();
-                if (size > MAX_HEAD) {
-                    throw new IOException("a head longer than " + MAX_HEAD + " bytes");
-                }
-                headers.add(h);
-            }
-        }
-
-        /** The value of the last header {@code name}, or null. */
-        String value(String name) {
-            String found = null;
-            for (String h : headers) {
-                int colon = h.indexOf(':');
-                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    found = h.substring(colon + 1).trim();
-                }
-            }
-            return found;
-        }
-
-        /** Whether header {@code name} lists {@code token} (case-insensitive). */
-        boolean has(String name, String token) {
-            for (String h : headers) {
-                int colon = h.indexOf(':');
-                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    for (String part : h.substring(colon + 1).split(",")) {
-                        if (part.trim().toLowerCase(Locale.ROOT).equals(token)) {
-                            return true;
-                        }
-                    }
-                }
-            }
-            return false;
-        }
-
-        int status() throws IOException {
-            String[] parts = startLine.split(" ", 3);
-            try {
-                return Integer.parseInt(parts[1]);
-            } catch (RuntimeException e) {
-                throw new IOException("malformed status line: " + startLine, e);
-            }
-        }
-
-        String text() {
-            StringBuilder b = new StringBuilder(startLine).append("\r\n");
-            for (String h : headers) {
-                b.append(h).append("\r\n");
-            }
-            return b.append("\r\n").toString();
-        }
-
-        String withoutHeader(String name) {
-            StringBuilder b = new StringBuilder(startLine).append("\r\n");
-            for (String h : headers) {
-                int colon = h.indexOf(':');
-                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    continue;
-                }
-                b.append(h).append("\r\n");
-            }
-            return b.append("\r\n").toString();
         }
     }
 }

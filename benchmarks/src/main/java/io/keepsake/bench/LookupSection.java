@@ -43,6 +43,7 @@ public final class LookupSection implements ReportSection {
                 GoalRow.notRun(tiedComparison("many"), TIED_GOAL, why));
     }
 
+    // About 69 lines: one trial (seeded jobs, counted lookups, goal rows), read top to bottom.
     @Override
     public Result run(ReportOptions options) throws Exception {
         Path trial = BenchFiles.newTrialDirectory("lookup");

@@ -26,6 +26,7 @@ import io.keepsake.storage.localfile.LocalFileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -70,17 +71,17 @@ public final class ObjectStoreSection implements ReportSection {
     private static final String NAMESPACE = "/keepsake/";
     private static final String SEATUNNEL_NAMESPACE = "/seatunnel/checkpoint/";
     private static final Duration QUIET = Duration.ofMillis(150);
-    private static final Duration LATENCY = Duration.ofMillis(20);
+    static final Duration LATENCY = Duration.ofMillis(20);
     private static final long JOB = BenchStates.JOB_ID;
-    private static final int PIPELINES = 4;
+    static final int PIPELINES = 4;
     /** Sequential round trips past which a list at 20 ms is not run: it would take minutes, and miss its goal. */
     private static final int LIST_ROUND_TRIP_LIMIT = 500;
 
-    private static final String STORE_GOAL = ">= 2x faster (SeaTunnel time / Keepsake time) at 20 ms; fewer requests";
-    private static final String REQUEST_GOAL = "fewer requests than SeaTunnel-on-S3A";
-    private static final String LIST_NOTE = "no goal: the whole list reads every savepoint's metadata, so it grows"
+    static final String STORE_GOAL = ">= 2x faster (SeaTunnel time / Keepsake time) at 20 ms; fewer requests";
+    static final String REQUEST_GOAL = "fewer requests than SeaTunnel-on-S3A";
+    static final String LIST_NOTE = "no goal: the whole list reads every savepoint's metadata, so it grows"
             + " with them (the newest one is found by the recoverLatest row)";
-    private static final String LOOKUP_GOAL = "<= 2x (time with many / time with few) at 20 ms";
+    static final String LOOKUP_GOAL = "<= 2x (time with many / time with few) at 20 ms";
 
     /**
      * The sizes of one run.
@@ -154,13 +155,13 @@ public final class ObjectStoreSection implements ReportSection {
         return rows;
     }
 
-    private static List<String> storeRows(String checkpoint, String small, String large) {
+    static List<String> storeRows(String checkpoint, String small, String large) {
         return List.of("checkpoint store + rotation, " + checkpoint,
                 "savepoint, " + PIPELINES + " x " + small,
                 "savepoint, " + PIPELINES + " x " + large);
     }
 
-    private static List<String> otherRows(String small, String large, int few, int many) {
+    static List<String> otherRows(String small, String large, int few, int many) {
         return List.of("restore, " + PIPELINES + " x " + small,
                 "restore, " + PIPELINES + " x " + large,
                 String.format(Locale.ROOT, "newest state, %,d savepoints", few),
@@ -233,27 +234,11 @@ public final class ObjectStoreSection implements ReportSection {
         }
 
         Result measure() throws Exception {
-            long seedStart = System.nanoTime();
             String fewJob = Long.toString(JOB + 1);
             String manyJob = Long.toString(JOB + 2);
-            seedKeepsake(fewJob, sizes.few);
-            seedKeepsake(manyJob, sizes.many);
-            seedSeaTunnel(fewJob, sizes.few);
-            seedSeaTunnel(manyJob, sizes.many);
-            long seedMillis = (System.nanoTime() - seedStart) / 1_000_000;
-            progress("seeded the lookup jobs in " + seedMillis + " ms");
-            // the first checkpoint, so that every timed store rotates one away
-            plugin.storeCheckPoint(checkpointState(checkpointId));
-            seatunnel.store(BenchStates.JOB, 1, checkpointId, checkpointStateBytes, checkpointId);
-
-            String[] rows = {"checkpoint", "savepoint-small", "savepoint-large", "restore-small", "restore-large",
-                    "lookup-few", "lookup-many", "list-few", "list-many"};
-            Map<String, Cell> zero = new LinkedHashMap<>();
-            Map<String, Cell> twenty = new LinkedHashMap<>();
-            for (String row : rows) {
-                zero.put(row, new Cell(sizes.rounds));
-                twenty.put(row, new Cell(sizes.rounds));
-            }
+            long seedMillis = seed(fewJob, manyJob);
+            Map<String, Cell> zero = cells();
+            Map<String, Cell> twenty = cells();
             boolean listManyAtLatency = true;
             for (int round = 0; round < sizes.warmup + sizes.rounds; round++) {
                 int index = round - sizes.warmup;
@@ -281,13 +266,38 @@ public final class ObjectStoreSection implements ReportSection {
             Measure listAtZero = listRow(zero.get("list-many"), manyJob, last);
             if (listAtZero.roundTrips() > LIST_ROUND_TRIP_LIMIT) {
                 listManyAtLatency = false;
-                java.util.Arrays.fill(twenty.get("list-many").keepsake, Double.NaN);
+                Arrays.fill(twenty.get("list-many").keepsake, Double.NaN);
             } else {
                 proxy.timeToFirstByte(LATENCY);
                 listRow(twenty.get("list-many"), manyJob, last);
             }
             progress("lists of " + sizes.many + " savepoints done");
             return result(zero, twenty, seedMillis, listManyAtLatency);
+        }
+
+        /** Seeds both lookup jobs on both sides, and stores the first checkpoint; returns the milliseconds taken. */
+        private long seed(String fewJob, String manyJob) throws Exception {
+            long seedStart = System.nanoTime();
+            seedKeepsake(fewJob, sizes.few);
+            seedKeepsake(manyJob, sizes.many);
+            seedSeaTunnel(fewJob, sizes.few);
+            seedSeaTunnel(manyJob, sizes.many);
+            long seedMillis = (System.nanoTime() - seedStart) / 1_000_000;
+            progress("seeded the lookup jobs in " + seedMillis + " ms");
+            // the first checkpoint, so that every timed store rotates one away
+            plugin.storeCheckPoint(checkpointState(checkpointId));
+            seatunnel.store(BenchStates.JOB, 1, checkpointId, checkpointStateBytes, checkpointId);
+            return seedMillis;
+        }
+
+        /** An empty cell per row, in the report's order. */
+        private Map<String, Cell> cells() {
+            Map<String, Cell> cells = new LinkedHashMap<>();
+            for (String row : List.of("checkpoint", "savepoint-small", "savepoint-large", "restore-small",
+                    "restore-large", "lookup-few", "lookup-many", "list-few", "list-many")) {
+                cells.put(row, new Cell(sizes.rounds));
+            }
+            return cells;
         }
 
         private void progress(String what) {
@@ -522,162 +532,11 @@ public final class ObjectStoreSection implements ReportSection {
             }
         }
 
-        // ---- the report ----------------------------------------------------------------------------
-
         private Result result(Map<String, Cell> zero, Map<String, Cell> twenty, long seedMillis,
                               boolean listManyAtLatency) {
-            String cp = ReportOptions.size(sizes.checkpointBytes);
-            String sm = ReportOptions.size(sizes.smallBytes);
-            String lg = ReportOptions.size(sizes.largeBytes);
-            List<String> store = storeRows(cp, sm, lg);
-            List<String> other = otherRows(sm, lg, sizes.few, sizes.many);
-            Map<String, String> names = new LinkedHashMap<>();
-            names.put("checkpoint", store.get(0));
-            names.put("savepoint-small", store.get(1));
-            names.put("savepoint-large", store.get(2));
-            names.put("restore-small", other.get(0));
-            names.put("restore-large", other.get(1));
-            names.put("lookup-few", other.get(2));
-            names.put("lookup-many", other.get(3));
-            names.put("list-few", String.format(Locale.ROOT, "list of a job (Keepsake only), %,d savepoints",
-                    sizes.few));
-            names.put("list-many", String.format(Locale.ROOT, "list of a job (Keepsake only), %,d savepoints",
-                    sizes.many));
-
-            List<GoalRow> rows = new ArrayList<>();
-            for (String key : List.of("checkpoint", "savepoint-small", "savepoint-large")) {
-                Cell c = twenty.get(key);
-                Spread speedup = Spread.of(Spread.ratios(c.seatunnel, c.keepsake));
-                boolean fewer = c.keepsakeLast.requests() < c.seatunnelLast.requests();
-                rows.add(new GoalRow(names.get(key) + " at 20 ms", STORE_GOAL, speedup.medianRatio() + "; "
-                        + requests(c), speedup.ratioSpread() + "; " + times(c),
-                        GoalRow.Verdict.of(speedup.median() >= 2.0 && fewer)));
-            }
-            for (String key : List.of("restore-small", "restore-large", "lookup-few", "lookup-many")) {
-                Cell c = twenty.get(key);
-                Spread speedup = Spread.of(Spread.ratios(c.seatunnel, c.keepsake));
-                rows.add(new GoalRow(names.get(key) + " at 20 ms", REQUEST_GOAL, requests(c) + "; "
-                        + speedup.medianRatio() + " faster", speedup.ratioSpread() + "; " + times(c),
-                        GoalRow.Verdict.of(c.keepsakeLast.requests() < c.seatunnelLast.requests())));
-            }
-            Cell few = twenty.get("lookup-few");
-            Cell many = twenty.get("lookup-many");
-            Spread lookup = Spread.of(Spread.ratios(many.keepsake, few.keepsake));
-            rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake recoverLatest, %,d vs %,d savepoints, at 20 ms",
-                    sizes.many, sizes.few), LOOKUP_GOAL, lookup.medianRatio() + "; requests "
-                    + many.keepsakeLast.requests() + " vs " + few.keepsakeLast.requests(), lookup.ratioSpread(),
-                    GoalRow.Verdict.of(lookup.median() <= 2.0)));
-            Cell listFew = twenty.get("list-few");
-            if (listManyAtLatency) {
-                Cell listMany = twenty.get("list-many");
-                Spread list = Spread.of(measuredRatios(listMany.keepsake, listFew.keepsake));
-                rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
-                        + " 20 ms", sizes.many, sizes.few), LIST_NOTE, list.medianRatio() + "; requests "
-                        + listMany.keepsakeLast.requests() + " vs " + listFew.keepsakeLast.requests(),
-                        list.ratioSpread(), GoalRow.Verdict.REPORTED));
-            } else {
-                Measure m0 = zero.get("list-many").keepsakeLast;
-                double bound = m0.roundTrips() * (double) LATENCY.toNanos();
-                double fewMedian = Spread.of(measured(listFew.keepsake)).median();
-                rows.add(new GoalRow(String.format(Locale.ROOT, "Keepsake list of a job, %,d vs %,d savepoints, at"
-                        + " 20 ms", sizes.many, sizes.few), LIST_NOTE, ">= " + Spread.ratio(bound / fewMedian)
-                        + "x (not run at 20 ms)", m0.roundTrips() + " sequential round trips at 0 ms x 20 ms = "
-                        + Spread.millis(bound) + " ms at least, vs " + Spread.millis(fewMedian) + " ms with "
-                        + sizes.few, GoalRow.Verdict.REPORTED));
-            }
-            boolean fewerAtZero = true;
-            List<String> more = new ArrayList<>();
-            for (String key : List.of("checkpoint", "savepoint-small", "savepoint-large", "restore-small",
-                    "restore-large", "lookup-few", "lookup-many")) {
-                Cell c = zero.get(key);
-                if (c.keepsakeLast.requests() >= c.seatunnelLast.requests()) {
-                    fewerAtZero = false;
-                    more.add(names.get(key));
-                }
-            }
-            rows.add(new GoalRow("every row at 0 ms: requests", REQUEST_GOAL, fewerAtZero ? "fewer on every row"
-                    : "not fewer on: " + String.join(", ", more), "see the object-store table", GoalRow.Verdict.of(
-                    fewerAtZero)));
-
-            StringBuilder table = new StringBuilder();
-            table.append("Object store: S3Proxy behind LatencyProxy (")
-                    .append(LatencyProxy.DEFAULT_BYTES_PER_SECOND >> 20).append(" MiB/s per connection each way),")
-                    .append(" Keepsake / SeaTunnel-on-S3A per row; times are medians (min-max) of ")
-                    .append(sizes.rounds).append(" interleaved rounds; requests, sequential round trips and bytes")
-                    .append(" are the last round's, from the proxy's log (requests left running in the background in")
-                    .append(" brackets).\n\n");
-            table.append("| row | added time to first byte | Keepsake time | SeaTunnel-on-S3A time | SeaTunnel / Keepsake"
-                    + " | requests | sequential round trips | bytes moved |\n");
-            table.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-            for (String key : names.keySet()) {
-                for (int l = 0; l < 2; l++) {
-                    Cell c = (l == 0 ? zero : twenty).get(key);
-                    table.append("| ").append(names.get(key)).append(" | ").append(l == 0 ? "0 ms" : "20 ms")
-                            .append(" | ").append(time(c.keepsake)).append(" | ").append(time(c.seatunnel))
-                            .append(" | ").append(c.seatunnelLast == null || Double.isNaN(c.seatunnel[0]) ? "-"
-                                    : Spread.of(Spread.ratios(c.seatunnel, c.keepsake)).medianRatio())
-                            .append(" | ").append(pair(c, Measure::requests, true))
-                            .append(" | ").append(pair(c, Measure::roundTrips, false))
-                            .append(" | ").append(bytes(c)).append(" |\n");
-                }
-            }
-            notes.add("Object store: Keepsake's checkpoint store goes through the SeaTunnel plugin's"
-                    + " KeepsakeCheckpointStorage on storage.type s3 (storeCheckPoint of the engine's serialized"
-                    + " checkpoint, then deleteCheckpoint(job, pipeline, [previous id]) as the engine rotates past"
-                    + " max-retained 1); its savepoints through SavepointSaveSession on that storage, each pipeline"
-                    + " reported from its own thread, restored with SavepointRestorer.restoreSavepoint; the newest"
-                    + " state with SavepointRestorer.recoverLatest, the list with listSavepoints. SeaTunnel 2.3.8's"
-                    + " checkpoint-storage-hdfs on S3A runs in a child JVM: a savepoint is storeAll of "
-                    + PIPELINES + " checkpoint files from " + PIPELINES + " threads, a restore "
-                    + PIPELINES + " getLatestCheckpointByJobIdAndPipelineId calls from a parallel stream as the"
-                    + " engine's CheckpointManager makes them (restoreAll), the newest state one such call with the"
-                    + " job's files listed. SeaTunnel times are the child's own around its storage calls.");
-            notes.add(String.format(Locale.ROOT, "Object store: lookup jobs seeded in %,d ms without the latency"
-                    + " proxy: Keepsake's %,d and %,d savepoints (one 1 KiB pipeline each) written by its local"
-                    + " backend and their files planted in S3Proxy's blob store under the S3 savepoint root, then"
-                    + " listed and recovered on S3 as a check; SeaTunnel's newest checkpoint file stored through"
-                    + " its storage, and copies of it under the names of checkpoints 1..n-1 planted in S3Proxy's"
-                    + " blob store. Round trips: the longest chain of logged requests each starting after the one"
-                    + " before ended, among those that started before the call returned.", seedMillis,
-                    sizes.few, sizes.many));
-            return new Result(rows, notes, List.of(table.toString()));
-        }
-
-        private String time(double[] nanos) {
-            double[] valid = measured(nanos);
-            if (valid.length == 0) {
-                return "-";
-            }
-            Spread s = Spread.of(valid);
-            return s.medianMillis() + " (" + Spread.millis(s.min()) + "-" + Spread.millis(s.max()) + ")";
-        }
-
-        private String pair(Cell c, java.util.function.ToIntFunction<Measure> f, boolean background) {
-            String k = c.keepsakeLast == null ? "-" : f.applyAsInt(c.keepsakeLast) + (background
-                    && c.keepsakeLast.background() > 0 ? " (" + c.keepsakeLast.background() + ")" : "");
-            String s = c.seatunnelLast == null ? "-" : f.applyAsInt(c.seatunnelLast) + (background
-                    && c.seatunnelLast.background() > 0 ? " (" + c.seatunnelLast.background() + ")" : "");
-            return k + " / " + s;
-        }
-
-        private String bytes(Cell c) {
-            return (c.keepsakeLast == null ? "-" : mib(c.keepsakeLast.bytes())) + " / "
-                    + (c.seatunnelLast == null ? "-" : mib(c.seatunnelLast.bytes()));
-        }
-
-        private static String mib(long bytes) {
-            return bytes >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20))
-                    : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
-        }
-
-        private String requests(Cell c) {
-            return "requests " + c.keepsakeLast.requests() + " vs " + c.seatunnelLast.requests() + ", round trips "
-                    + c.keepsakeLast.roundTrips() + " vs " + c.seatunnelLast.roundTrips();
-        }
-
-        private String times(Cell c) {
-            return "median " + Spread.millis(Spread.of(c.keepsake).median()) + " vs "
-                    + Spread.millis(Spread.of(c.seatunnel).median()) + " ms";
+            ObjectStoreReport report = new ObjectStoreReport(sizes, zero, twenty);
+            notes.addAll(report.notes(seedMillis));
+            return new Result(report.rows(listManyAtLatency), notes, List.of(report.table()));
         }
 
         @Override
@@ -686,18 +545,6 @@ public final class ObjectStoreSection implements ReportSection {
             seatunnel.close();
             plugin.checkpointSide().close();
         }
-    }
-
-    /** The samples of the rounds that measured (the list of many savepoints is measured in the last round only). */
-    static double[] measured(double[] samples) {
-        return java.util.Arrays.stream(samples).filter(v -> v > 0 && !Double.isNaN(v)).toArray();
-    }
-
-    /** {@code a[i] / b[i]} for the rounds in which both were measured. */
-    static double[] measuredRatios(double[] a, double[] b) {
-        return java.util.stream.IntStream.range(0, Math.min(a.length, b.length))
-                .filter(i -> a[i] > 0 && b[i] > 0 && !Double.isNaN(a[i]) && !Double.isNaN(b[i]))
-                .mapToDouble(i -> a[i] / b[i]).toArray();
     }
 
     /** One timed call; returns its nanoseconds. */

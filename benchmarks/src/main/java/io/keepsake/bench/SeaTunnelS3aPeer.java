@@ -80,6 +80,7 @@ final class SeaTunnelS3aPeer implements AutoCloseable {
         return start(jarDirectory(), endpoint, bucket, accessKey, secretKey, namespace);
     }
 
+    // About 57 lines: argument checks, the child JVM's command line and its handshake, in order.
     /** Like {@link #start(URI, String, String, String, String)}, with the peer's jars taken from {@code jarDirectory}. */
     static SeaTunnelS3aPeer start(Path jarDirectory, URI endpoint, String bucket, String accessKey, String secretKey,
                                   String namespace) throws IOException {

@@ -159,6 +159,7 @@ public final class SeaTunnelS3aPeerMain {
         return value;
     }
 
+    // About 77 lines: one case per command of the peer's line protocol, each a few lines.
     private static String run(CheckpointStorage storage, ExecutorService coordinators, String[] words)
             throws Exception {
         switch (words[0]) {

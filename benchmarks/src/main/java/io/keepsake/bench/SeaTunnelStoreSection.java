@@ -39,6 +39,7 @@ public final class SeaTunnelStoreSection implements ReportSection {
         return List.of(GoalRow.notRun(CHECKPOINT, CHECKPOINT_GOAL, why), GoalRow.notRun(SAVEPOINT, SAVEPOINT_GOAL, why));
     }
 
+    // About 54 lines: parsing the plugin's rounds file and the rows it yields, in the order of the file's columns.
     @Override
     public Result run(ReportOptions options) throws IOException {
         Path file = Path.of(System.getProperty(FILE_PROPERTY, "seatunnel-plugin/target/seatunnel-store-cost.tsv"));

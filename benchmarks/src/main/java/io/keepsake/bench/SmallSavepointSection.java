@@ -35,6 +35,7 @@ public final class SmallSavepointSection implements ReportSection {
         return List.of(GoalRow.notRun("small savepoint (4 pipelines) vs the fsynced legacy store", GOAL, why));
     }
 
+    // About 53 lines: one trial (set-up, interleaved rounds, goal rows), read top to bottom.
     @Override
     public Result run(ReportOptions options) throws Exception {
         List<CompletedCheckpoint> pipelines = new ArrayList<>();

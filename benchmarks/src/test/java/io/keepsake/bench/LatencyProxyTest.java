@@ -61,7 +61,7 @@ class LatencyProxyTest {
     void reset() {
         proxy.timeToFirstByte(Duration.ZERO);
         proxy.bytesPerSecond(0);
-        proxy.clearLog();
+        clearSettled(proxy);
     }
 
     @Test
@@ -75,7 +75,7 @@ class LatencyProxyTest {
         assertThat(client.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix("a/")).contents())
                 .extracting(o -> o.key()).containsExactly("a/b c.bin");
 
-        List<LatencyProxy.Request> log = proxy.requests();
+        List<LatencyProxy.Request> log = settledLog(proxy);
         assertThat(log).extracting(LatencyProxy.Request::method).containsExactly("PUT", "GET", "HEAD", "GET");
         LatencyProxy.Request put = log.get(0);
         assertThat(put.key()).isEqualTo("a/b c.bin");
@@ -121,7 +121,7 @@ class LatencyProxyTest {
         assertThat(client.getObjectAsBytes(b -> b.bucket(LocalS3.BUCKET).key("cond")).asUtf8String())
                 .isEqualTo("one");
 
-        List<LatencyProxy.Request> log = proxy.requests();
+        List<LatencyProxy.Request> log = settledLog(proxy);
         assertThat(log).extracting(r -> r.method() + " " + r.status()).containsExactly("POST 200", "PUT 200",
                 "PUT 200", "POST 200", "GET 200", "PUT 200", "PUT 412", "GET 200");
         assertThat(log.get(0).query()).isEqualTo("uploads");
@@ -147,7 +147,7 @@ class LatencyProxyTest {
             assertThat(client.getObjectAsBytes(b -> b.bucket(LocalS3.BUCKET).key("expect/two")).asByteArray())
                     .isEqualTo(body);
         }
-        assertThat(proxy.requests()).extracting(r -> r.method() + " " + r.key() + " " + r.status())
+        assertThat(settledLog(proxy)).extracting(r -> r.method() + " " + r.key() + " " + r.status())
                 .containsExactly("PUT expect/one 200", "PUT expect/two 200", "GET expect/two 200");
     }
 
@@ -168,7 +168,7 @@ class LatencyProxyTest {
             byte[] body = bytes(100_000, 5);
             int status = send(p, "PUT", "/open/chunked", body, 7_000);
             byte[] read = get(p, "/open/chunked");
-            List<LatencyProxy.Request> log = p.requests();
+            List<LatencyProxy.Request> log = settledLog(p);
             assertThat(log).extracting(LatencyProxy.Request::method).containsExactly("PUT", "PUT", "GET");
             LatencyProxy.Request put = log.get(1);
             assertThat(put.status()).isEqualTo(status);
@@ -189,12 +189,12 @@ class LatencyProxyTest {
     void sequentialRequestsAreSequentialRoundTripsAndParallelOnesOne() throws Exception {
         client.putObject(b -> b.bucket(LocalS3.BUCKET).key("rt/x"), RequestBody.fromString("x"));
         proxy.timeToFirstByte(Duration.ofMillis(50));
-        proxy.clearLog();
+        clearSettled(proxy);
         int n = 6;
         for (int i = 0; i < n; i++) {
             client.headObject(b -> b.bucket(LocalS3.BUCKET).key("rt/x"));
         }
-        List<LatencyProxy.Request> sequential = proxy.requests();
+        List<LatencyProxy.Request> sequential = settledLog(proxy);
         assertThat(sequential).hasSize(n);
         assertThat(LatencyProxy.sequentialRoundTrips(sequential)).isEqualTo(n);
         assertThat(sequential).allSatisfy(r -> assertThat(r.nanos()).isGreaterThanOrEqualTo(50_000_000L));
@@ -202,14 +202,14 @@ class LatencyProxyTest {
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
             parallelHeads(pool, n); // opens the connections
-            proxy.clearLog();
+            clearSettled(proxy);
             // on a loaded machine a thread may be scheduled late: hold the responses until all are in flight
             proxy.holdUntilTogether(n);
             parallelHeads(pool, n);
         } finally {
             pool.shutdownNow();
         }
-        List<LatencyProxy.Request> parallel = proxy.requests();
+        List<LatencyProxy.Request> parallel = settledLog(proxy);
         assertThat(parallel).hasSize(n);
         assertThat(LatencyProxy.sequentialRoundTrips(parallel)).as(parallel.toString()).isEqualTo(1);
     }
@@ -234,9 +234,9 @@ class LatencyProxyTest {
         byte[] body = bytes(1 << 20, 6);
         client.putObject(b -> b.bucket(LocalS3.BUCKET).key("paced"), RequestBody.fromBytes(body));
         proxy.bytesPerSecond(8L << 20);
-        proxy.clearLog();
+        clearSettled(proxy);
         client.getObjectAsBytes(b -> b.bucket(LocalS3.BUCKET).key("paced"));
-        LatencyProxy.Request get = proxy.requests().get(0);
+        LatencyProxy.Request get = settledLog(proxy).get(0);
         assertThat(get.bytesOut()).isEqualTo(body.length);
         assertThat(get.nanos()).as("1 MiB at 8 MiB/s takes at least 125 ms").isGreaterThanOrEqualTo(125_000_000L);
     }
@@ -249,6 +249,21 @@ class LatencyProxyTest {
         assertThat(LatencyProxy.sequentialRoundTrips(List.of())).isZero();
         assertThat(LatencyProxy.keyOf("/bucket/a%2Fb/c%20d")).isEqualTo("a/b/c d");
         assertThat(LatencyProxy.keyOf("/bucket")).isEmpty();
+    }
+
+    /**
+     * The log once no request is in flight: the proxy logs a request after its response's last
+     * byte is forwarded, so a client call can return just before its entry is added.
+     */
+    private static List<LatencyProxy.Request> settledLog(LatencyProxy p) {
+        assertThat(p.awaitQuiet(Duration.ZERO, Duration.ofSeconds(30))).as("requests still in flight").isTrue();
+        return p.requests();
+    }
+
+    /** Empties the log once the requests made so far are in it. */
+    private static void clearSettled(LatencyProxy p) {
+        settledLog(p);
+        p.clearLog();
     }
 
     private static LatencyProxy.Request r(long start, long end) {

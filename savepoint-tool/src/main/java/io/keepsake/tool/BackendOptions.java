@@ -14,6 +14,8 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -125,52 +127,18 @@ public final class BackendOptions {
             config.put(StorageOptions.SAVEPOINT_PATH, savepointPath);
         }
         if (path != null) {
-            config.put(StorageOptions.NAMESPACE, path.namespace());
-            config.put(StorageOptions.SAVEPOINT_PATH, path.savepointRoot());
-            boolean s3Path = path.scheme() != null && S3_SCHEMES.contains(path.scheme());
-            if (!path.local() && chosen == null && backend == null) {
-                chosen = s3Path ? S3 : HDFS;
-            }
-        }
-        // The S3 backend takes s3:// and s3a:// roots as they are; only Hadoop needs an address and a type.
-        String target = backend != null ? canonical(backend) : chosen;
-        if (path != null && !S3.equals(target)) {
-            if (!path.local() && !config.containsKey(FS_DEFAULT)) {
-                config.put(FS_DEFAULT, path.fileSystemUri());
-            }
-            if (path.scheme() != null && OBJECT_STORE_SCHEMES.contains(path.scheme())
-                    && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
-                config.put(StorageOptions.STORAGE_TYPE, path.scheme());
-            }
+            chosen = applySavepointPath(config, path, chosen);
         }
         if (backend != null) {
             chosen = backend;
         }
-        java.net.URI remote = remoteUri(config.get(StorageOptions.NAMESPACE));
+        URI remote = remoteUri(config.get(StorageOptions.NAMESPACE));
         if (chosen == null && remote != null) {
             // A namespace URI names its backend as a savepoint path does: s3 for s3://, s3a://; hdfs for another.
-            chosen = S3_SCHEMES.contains(remote.getScheme().toLowerCase(Locale.ROOT)) ? S3 : HDFS;
+            chosen = backendOf(remote);
         }
         chosen = canonical(chosen == null ? DEFAULT_BACKEND : chosen);
-        String ns = config.get(StorageOptions.NAMESPACE);
-        if (ns == null || ns.isBlank()) {
-            throw new ToolUsageException("Cannot open storage: no namespace; give --namespace PATH, a savepoint"
-                    + " directory path, or set 'namespace' in the --config file");
-        }
-        if (remote != null && DEFAULT_BACKEND.equals(chosen)) {
-            throw new ToolUsageException("Cannot open localfile storage on namespace " + ns + ": the local-file"
-                    + " backend takes local paths only; give --backend " + (S3_SCHEMES.contains(
-                    remote.getScheme().toLowerCase(Locale.ROOT)) ? S3 : HDFS) + " for a " + remote.getScheme()
-                    + ":// namespace");
-        }
-        if (remote != null && HDFS.equals(chosen) && !config.containsKey(FS_DEFAULT) && remote.getAuthority() != null) {
-            // The namespace holds the file system's address: fs.defaultFS need not repeat it.
-            String scheme = remote.getScheme().toLowerCase(Locale.ROOT);
-            config.put(FS_DEFAULT, scheme + "://" + remote.getAuthority());
-            if (OBJECT_STORE_SCHEMES.contains(scheme) && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
-                config.put(StorageOptions.STORAGE_TYPE, scheme);
-            }
-        }
+        applyNamespace(config, chosen, remote);
         if (DEFAULT_BACKEND.equals(chosen)) {
             resolveLocalPath(config, StorageOptions.NAMESPACE);
             resolveLocalPath(config, StorageOptions.SAVEPOINT_PATH);
@@ -190,18 +158,73 @@ public final class BackendOptions {
     }
 
     /**
+     * Sets the roots of the savepoint directory {@code path}, and for a remote one the file
+     * system's address and type; returns the backend it names when nothing else chose one.
+     */
+    private String applySavepointPath(Map<String, String> config, SavepointPath path, String chosen) {
+        config.put(StorageOptions.NAMESPACE, path.namespace());
+        config.put(StorageOptions.SAVEPOINT_PATH, path.savepointRoot());
+        boolean s3Path = path.scheme() != null && S3_SCHEMES.contains(path.scheme());
+        if (!path.local() && chosen == null && backend == null) {
+            chosen = s3Path ? S3 : HDFS;
+        }
+        // The S3 backend takes s3:// and s3a:// roots as they are; only Hadoop needs an address and a type.
+        String target = backend != null ? canonical(backend) : chosen;
+        if (!S3.equals(target)) {
+            if (!path.local() && !config.containsKey(FS_DEFAULT)) {
+                config.put(FS_DEFAULT, path.fileSystemUri());
+            }
+            if (path.scheme() != null && OBJECT_STORE_SCHEMES.contains(path.scheme())
+                    && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
+                config.put(StorageOptions.STORAGE_TYPE, path.scheme());
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * Requires a namespace the {@code chosen} backend can open, and for Hadoop on a namespace URI
+     * ({@code remote}, or null) takes the file system's address and type from it.
+     */
+    private static void applyNamespace(Map<String, String> config, String chosen, URI remote) {
+        String ns = config.get(StorageOptions.NAMESPACE);
+        if (ns == null || ns.isBlank()) {
+            throw new ToolUsageException("Cannot open storage: no namespace; give --namespace PATH, a savepoint"
+                    + " directory path, or set 'namespace' in the --config file");
+        }
+        if (remote != null && DEFAULT_BACKEND.equals(chosen)) {
+            throw new ToolUsageException("Cannot open localfile storage on namespace " + ns + ": the local-file"
+                    + " backend takes local paths only; give --backend " + backendOf(remote) + " for a "
+                    + remote.getScheme() + ":// namespace");
+        }
+        if (remote != null && HDFS.equals(chosen) && !config.containsKey(FS_DEFAULT) && remote.getAuthority() != null) {
+            // The namespace holds the file system's address: fs.defaultFS need not repeat it.
+            String scheme = remote.getScheme().toLowerCase(Locale.ROOT);
+            config.put(FS_DEFAULT, scheme + "://" + remote.getAuthority());
+            if (OBJECT_STORE_SCHEMES.contains(scheme) && !config.containsKey(StorageOptions.STORAGE_TYPE)) {
+                config.put(StorageOptions.STORAGE_TYPE, scheme);
+            }
+        }
+    }
+
+    /** The backend a remote URI names: s3 for s3://, s3a:// and s3n://, hdfs for any other scheme. */
+    private static String backendOf(URI remote) {
+        return S3_SCHEMES.contains(remote.getScheme().toLowerCase(Locale.ROOT)) ? S3 : HDFS;
+    }
+
+    /**
      * The namespace as a URI when it names a remote file system ({@code hdfs://nn:8020/x},
      * {@code s3a://bucket/x}): a scheme other than {@code file}; null for a plain path, a
      * {@code file:} URI or a value that is no URI.
      */
-    private static java.net.URI remoteUri(String value) {
+    private static URI remoteUri(String value) {
         if (value == null || !value.contains("://")) {
             return null;
         }
         try {
-            java.net.URI uri = new java.net.URI(value.trim());
+            URI uri = new URI(value.trim());
             return uri.getScheme() == null || "file".equalsIgnoreCase(uri.getScheme()) ? null : uri;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             return null;
         }
     }
@@ -326,7 +349,7 @@ public final class BackendOptions {
         }
         if (value.startsWith("file:")) {
             try {
-                value = Path.of(java.net.URI.create(value)).toString();
+                value = Path.of(URI.create(value)).toString();
                 config.put(key, value);
             } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
                 return;

@@ -56,26 +56,7 @@ public final class CompletionCommand extends ToolCommand {
      * being typed. Registered in place of picocli's function, which it calls first.
      */
     static String pathCompletion(CommandLine root) {
-        StringBuilder cases = new StringBuilder();
-        for (Map.Entry<String, CommandLine> e : root.getSubcommands().entrySet()) {
-            CommandSpec command = e.getValue().getCommandSpec();
-            List<String> pathOptions = new ArrayList<>();
-            List<String> argumentOptions = new ArrayList<>();
-            for (OptionSpec o : command.options()) {
-                if (o.arity().max() == 0) {
-                    continue;
-                }
-                for (String name : o.names()) {
-                    (takesPath(o) ? pathOptions : argumentOptions).add("'" + name + "'");
-                }
-            }
-            boolean pathPositionals = command.positionalParameters().stream()
-                    .anyMatch(p -> !p.hidden() && p.paramLabel().contains("PATH"));
-            cases.append("    ").append(e.getKey()).append(")\n")
-                    .append("      path_opts=\"").append(String.join(" ", pathOptions)).append("\"\n")
-                    .append("      arg_opts=\"").append(String.join(" ", argumentOptions)).append("\"\n")
-                    .append("      path_positionals=").append(pathPositionals ? 1 : 0).append(" ;;\n");
-        }
+        String cases = commandCases(root);
         String commands = String.join("|", root.getSubcommands().keySet());
         return "\n"
                 + "# Added by keepsake completion: picocli completes file names only for arguments typed as files, and\n"
@@ -112,6 +93,31 @@ public final class CompletionCommand extends ToolCommand {
                 + "  return 0\n"
                 + "}\n"
                 + "complete -F _keepsake_complete_with_paths -o default " + NAMES + "\n";
+    }
+
+    /** One bash case per subcommand: its path options, its other options with a value, whether a positional is a path. */
+    private static String commandCases(CommandLine root) {
+        StringBuilder cases = new StringBuilder();
+        for (Map.Entry<String, CommandLine> e : root.getSubcommands().entrySet()) {
+            CommandSpec command = e.getValue().getCommandSpec();
+            List<String> pathOptions = new ArrayList<>();
+            List<String> argumentOptions = new ArrayList<>();
+            for (OptionSpec o : command.options()) {
+                if (o.arity().max() == 0) {
+                    continue;
+                }
+                for (String name : o.names()) {
+                    (takesPath(o) ? pathOptions : argumentOptions).add("'" + name + "'");
+                }
+            }
+            boolean pathPositionals = command.positionalParameters().stream()
+                    .anyMatch(p -> !p.hidden() && p.paramLabel().contains("PATH"));
+            cases.append("    ").append(e.getKey()).append(")\n")
+                    .append("      path_opts=\"").append(String.join(" ", pathOptions)).append("\"\n")
+                    .append("      arg_opts=\"").append(String.join(" ", argumentOptions)).append("\"\n")
+                    .append("      path_positionals=").append(pathPositionals ? 1 : 0).append(" ;;\n");
+        }
+        return cases.toString();
     }
 
     private static boolean takesPath(ArgSpec arg) {

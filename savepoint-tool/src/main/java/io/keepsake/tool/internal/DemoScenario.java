@@ -121,7 +121,31 @@ public final class DemoScenario {
         return failed == 0;
     }
 
+    /** The demo's eleven steps in order; returns the storage open at the end, for the caller to close. */
     private CheckpointStorage runSteps() throws Exception {
+        CheckpointStorage storage = openThroughFactory();
+        runJob(storage);
+        Map<Integer, CompletedCheckpoint> savepointState = expected(SAVEPOINT_CHECKPOINT, CheckpointType.SAVEPOINT_TYPE);
+        SavepointHandle savepoint = stopWithSavepoint((SavepointStorage) storage, savepointState);
+
+        begin("Upgrade: close the storage and open a new instance through the factory");
+        storage.close();
+        storage = CheckpointStorageFactories.find(BACKEND).create(config);
+        SavepointStorage savepoints = (SavepointStorage) storage;
+        check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the new instance lists the same savepoint");
+
+        SavepointRestorer restorer = recover(storage, savepoints, savepoint, savepointState);
+        resumeAndFinish(storage, savepoints, savepoint);
+        operatorView(savepoints, savepoint);
+
+        begin("Restore again after cleanup");
+        check(restorer.recoverLatest(JOB).checkpoints().equals(savepointState), "the same state restores again");
+
+        corruptACopy(restorer, savepoints, savepoint, savepointState);
+        return storage;
+    }
+
+    private CheckpointStorage openThroughFactory() throws Exception {
         begin("Open the engine's checkpoint storage through its factory");
         CheckpointStorageFactory factory = CheckpointStorageFactories.find(BACKEND);
         check(BACKEND.equals(factory.factoryIdentifier()), "factory '" + BACKEND + "' found through ServiceLoader");
@@ -130,7 +154,10 @@ public final class DemoScenario {
         SavepointStorage savepoints = (SavepointStorage) storage;
         info("checkpoints in " + config.get(StorageOptions.NAMESPACE));
         info("savepoints in  " + savepoints.savepointRoot());
+        return storage;
+    }
 
+    private void runJob(CheckpointStorage storage) throws Exception {
         begin("Run the job: checkpoints 1 to 5 through the legacy SPI, max-retained " + MAX_RETAINED);
         for (long c = 1; c <= 5; c++) {
             checkpoint(storage, JOB, c, CheckpointType.CHECKPOINT_TYPE);
@@ -143,10 +170,12 @@ public final class DemoScenario {
         }
         check(latest.equals(expected(5, CheckpointType.CHECKPOINT_TYPE)),
                 "the latest checkpoint of each pipeline reads back equal through the legacy SPI");
+    }
 
+    private SavepointHandle stopWithSavepoint(SavepointStorage savepoints,
+                                              Map<Integer, CompletedCheckpoint> savepointState) throws Exception {
         begin("Stop with savepoint: checkpoint " + SAVEPOINT_CHECKPOINT + " of every pipeline (SavepointSaveSession,"
                 + " kind manual)");
-        Map<Integer, CompletedCheckpoint> savepointState = expected(SAVEPOINT_CHECKPOINT, CheckpointType.SAVEPOINT_TYPE);
         SavepointHandle savepoint;
         try (SavepointSaveSession session = SavepointSaveSession.builder(savepoints, JOB, PIPELINES)
                 .kind(SavepointKind.MANUAL).open()) {
@@ -167,13 +196,11 @@ public final class DemoScenario {
                         + CheckpointWireCodec.FORMAT_NAME);
         check(Formats.pipelines(meta).equals(PIPELINES), "the manifest has one payload per pipeline " + PIPELINES
                 + " with length and SHA-256");
+        return savepoint;
+    }
 
-        begin("Upgrade: close the storage and open a new instance through the factory");
-        storage.close();
-        storage = CheckpointStorageFactories.find(BACKEND).create(config);
-        savepoints = (SavepointStorage) storage;
-        check(savepoints.listSavepoints(JOB).equals(List.of(savepoint)), "the new instance lists the same savepoint");
-
+    private SavepointRestorer recover(CheckpointStorage storage, SavepointStorage savepoints, SavepointHandle savepoint,
+                                      Map<Integer, CompletedCheckpoint> savepointState) throws Exception {
         begin("Recover the job (same job id) with SavepointRestorer.recoverLatest: the newest state of each pipeline");
         SavepointRestorer restorer = new SavepointRestorer(storage, savepoints);
         RestoredState restored = restorer.recoverLatest(JOB);
@@ -185,7 +212,11 @@ public final class DemoScenario {
         check(restored.warnings().isEmpty(), "no restore warnings");
         check(restored.nextCheckpointId() == SAVEPOINT_CHECKPOINT + 1, "the engine numbers its next checkpoint "
                 + (SAVEPOINT_CHECKPOINT + 1) + " (nextCheckpointId, after the savepoint's " + SAVEPOINT_CHECKPOINT + ")");
+        return restorer;
+    }
 
+    private void resumeAndFinish(CheckpointStorage storage, SavepointStorage savepoints, SavepointHandle savepoint)
+            throws Exception {
         begin("Resume after the savepoint's checkpoint " + SAVEPOINT_CHECKPOINT + ": checkpoints 7 to 10 with the same"
                 + " rotation");
         for (long c = SAVEPOINT_CHECKPOINT + 1; c <= 10; c++) {
@@ -207,7 +238,9 @@ public final class DemoScenario {
         }
         check(savepoints.listSavepoints(LEGACY_JOB).isEmpty(), "it has no savepoint");
         info("its files are what keepsake migrate rewrites as a verified savepoint; the demo leaves them as they are");
+    }
 
+    private void operatorView(SavepointStorage savepoints, SavepointHandle savepoint) throws Exception {
         begin("Operator view: keepsake list, keepsake verify and keepsake migrate --dry-run");
         String namespace = config.get(StorageOptions.NAMESPACE);
         Result list = runTool("list", "--namespace", namespace);
@@ -220,10 +253,11 @@ public final class DemoScenario {
         Result dryRun = runTool("migrate", "--namespace", namespace, "--dry-run", LEGACY_JOB);
         check(dryRun.exitCode() == 0 && savepoints.listSavepoints(LEGACY_JOB).isEmpty(),
                 "migrate --dry-run exits 0 and writes nothing");
+    }
 
-        begin("Restore again after cleanup");
-        check(restorer.recoverLatest(JOB).checkpoints().equals(savepointState), "the same state restores again");
-
+    private void corruptACopy(SavepointRestorer restorer, SavepointStorage savepoints, SavepointHandle savepoint,
+                              Map<Integer, CompletedCheckpoint> savepointState) throws Exception {
+        String namespace = config.get(StorageOptions.NAMESPACE);
         begin("Corruption: flip one byte in a copy of the savepoint");
         Path copyRoot = workDir.resolve("copied-savepoints");
         Path copy = copyRoot.resolve(JOB).resolve(savepoint.savepointId());
@@ -231,7 +265,7 @@ public final class DemoScenario {
         info("copied to " + copy);
         check(restorer.restoreSavepointAt(copy.toString()).checkpoints().equals(savepointState),
                 "the copy restores from its new location (manifest names are relative)");
-        ManifestEntry entry = meta.entryForPipeline(PIPELINES.get(0));
+        ManifestEntry entry = savepoint.meta().entryForPipeline(PIPELINES.get(0));
         Path victim = copy.resolve(entry.file());
         byte[] bytes = Files.readAllBytes(victim);
         int position = bytes.length / 2;
@@ -251,8 +285,8 @@ public final class DemoScenario {
                 "keepsake verify on the copy exits 4 and names the file");
         check(SavepointVerifier.verify(savepoints, SavepointReaderRegistry.standard(), JOB, savepoint.savepointId()).ok(),
                 "the original savepoint is untouched and still verifies");
-        return storage;
     }
+
 
     /** What the engine's coordinator does per completed checkpoint: store every pipeline's, then rotate. */
     private void checkpoint(CheckpointStorage storage, String job, long checkpointId, CheckpointType type)

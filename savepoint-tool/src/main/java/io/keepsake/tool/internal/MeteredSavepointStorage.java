@@ -7,6 +7,7 @@ import io.keepsake.storage.ManifestEntry;
 import io.keepsake.storage.SavepointContent;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
+import io.keepsake.storage.SavepointHint;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointWriter;
@@ -122,7 +123,7 @@ public final class MeteredSavepointStorage implements SavepointStorage {
     }
 
     @Override
-    public List<io.keepsake.storage.SavepointHint> hintSavepoints(String jobId) {
+    public List<SavepointHint> hintSavepoints(String jobId) {
         return delegate.hintSavepoints(jobId);
     }
 
