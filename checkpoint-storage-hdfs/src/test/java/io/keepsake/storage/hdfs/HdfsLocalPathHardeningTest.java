@@ -1,14 +1,12 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.fixtures.fs.LinkedTree;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -19,16 +17,18 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 
+import static io.keepsake.fixtures.fs.LinkedTree.mkfifo;
+import static io.keepsake.fixtures.fs.LinkedTree.primitivesThroughALink;
+import static io.keepsake.fixtures.fs.LinkedTree.save;
+import static io.keepsake.fixtures.fs.LinkedTree.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -55,37 +55,16 @@ class HdfsLocalPathHardeningTest {
         Configuration conf = new Configuration();
         conf.set("fs.defaultFS", "file:///");
         fs = new HdfsFileSystem(conf);
-        ns = temp.resolve("ns");
-        spRoot = ns.resolve("savepoint");
-        elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
-        Files.createDirectories(elsewhere.resolve("important-project"));
-        Files.write(elsewhere.resolve("important-project").resolve("_metadata.ser"), new byte[] {1, 2, 3});
-        Files.write(elsewhere.resolve("important-project").resolve("thesis.txt"), new byte[] {4, 5, 6});
-        Files.createDirectories(spRoot);
+        LinkedTree tree = LinkedTree.under(temp);
+        ns = tree.ns();
+        spRoot = tree.spRoot();
+        elsewhere = tree.elsewhere();
         storage = KeepsakeStorage.open(fs, ns.toString(), null, 0);
     }
 
     @AfterEach
     void tearDown() throws IOException {
         fs.close();
-    }
-
-    private static List<String> snapshot(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.map(p -> dir.relativize(p).toString()).sorted().toList();
-        }
-    }
-
-    private static SavepointHandle save(KeepsakeStorage s, String job, String id) {
-        try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(job, id, SavepointKind.MANUAL, "t",
-                "engine-wire-v1", 1L, Map.of()))) {
-            try (OutputStream out = w.openPayload(1, 1)) {
-                out.write(new byte[] {9, 9, 9});
-            }
-            return w.commit(2L);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     @Test
@@ -130,22 +109,9 @@ class HdfsLocalPathHardeningTest {
         String root = fs.normalizeRoot(temp.resolve("root").toString());
         Path rootDir = Files.createDirectories(temp.resolve("root"));
         Files.createSymbolicLink(rootDir.resolve("evil"), elsewhere);
-        String inside = root + "/evil/important-project";
         List<String> before = snapshot(elsewhere);
-        List<Executable> calls = List.of(
-                () -> fs.create(inside + "/new", true).close(),
-                () -> fs.create(inside + "/new", false).close(),
-                () -> fs.createInExistingDirectory(inside + "/new", true).close(),
-                () -> fs.open(inside + "/thesis.txt").close(),
-                () -> fs.list(inside),
-                () -> fs.list(root + "/evil"),
-                () -> fs.stat(inside + "/thesis.txt"),
-                () -> fs.delete(inside, true),
-                () -> fs.delete(root + "/evil", true),
-                () -> fs.delete(inside + "/thesis.txt", false),
-                () -> fs.mkdirs(inside + "/sub"),
-                () -> fs.rename(inside + "/thesis.txt", root + "/stolen"),
-                () -> fs.syncDirectory(inside));
+        List<Executable> calls = new ArrayList<>(primitivesThroughALink(fs, root));
+        calls.add(() -> fs.delete(root + "/evil", true));
         for (Executable call : calls) {
             assertThatThrownBy(call::execute).isInstanceOf(FileSystemException.class)
                     .hasMessageContaining("symbolic link");
@@ -182,11 +148,6 @@ class HdfsLocalPathHardeningTest {
             out.write(2);
         }
         assertThat(temp.resolve("r2/a/b/second")).hasBinaryContent(new byte[] {2});
-    }
-
-    private static void mkfifo(Path path) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
-        assertThat(p.waitFor()).isZero();
     }
 
     @Test

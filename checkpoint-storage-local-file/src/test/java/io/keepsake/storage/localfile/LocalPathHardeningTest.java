@@ -1,14 +1,12 @@
 package io.keepsake.storage.localfile;
 
+import io.keepsake.fixtures.fs.LinkedTree;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,16 +16,17 @@ import org.junit.jupiter.api.function.Executable;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 
+import static io.keepsake.fixtures.fs.LinkedTree.mkfifo;
+import static io.keepsake.fixtures.fs.LinkedTree.primitivesThroughALink;
+import static io.keepsake.fixtures.fs.LinkedTree.save;
+import static io.keepsake.fixtures.fs.LinkedTree.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -51,43 +50,11 @@ class LocalPathHardeningTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        ns = temp.resolve("ns");
-        spRoot = ns.resolve("savepoint");
-        elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
-        Files.createDirectories(elsewhere.resolve("important-project"));
-        Files.write(elsewhere.resolve("important-project").resolve("_metadata.ser"), new byte[] {1, 2, 3});
-        Files.write(elsewhere.resolve("important-project").resolve("thesis.txt"), new byte[] {4, 5, 6});
-        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), ns.toString(), null);
-        Files.createDirectories(spRoot);
-    }
-
-    private List<String> snapshot(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.map(p -> dir.relativize(p) + (Files.isRegularFile(p) ? ":" + size(p) : "")).sorted().toList();
-        }
-    }
-
-    private static long size(Path p) {
-        try {
-            return Files.size(p);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static SavepointRequest request(String job, String id) {
-        return new SavepointRequest(job, id, SavepointKind.MANUAL, "t", "engine-wire-v1", 1L, Map.of());
-    }
-
-    private static SavepointHandle save(KeepsakeStorage s, String job, String id) {
-        try (SavepointWriter w = s.beginSavepoint(request(job, id))) {
-            try (OutputStream out = w.openPayload(1, 1)) {
-                out.write(new byte[] {9, 9, 9});
-            }
-            return w.commit(2L);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        LinkedTree tree = LinkedTree.under(temp);
+        ns = tree.ns();
+        spRoot = tree.spRoot();
+        elsewhere = tree.elsewhere();
+        storage = KeepsakeStorage.open(new LocalFileSystem(), ns.toString(), null);
     }
 
     @Test
@@ -153,7 +120,7 @@ class LocalPathHardeningTest {
     void aRootThatIsItselfALinkIsResolvedOnceAndWorks() throws Exception {
         Path disk = Files.createDirectories(temp.resolve("mnt-disk"));
         Path data = Files.createSymbolicLink(temp.resolve("data"), disk);
-        try (KeepsakeStorage linked = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), data.resolve("ns").toString(), null)) {
+        try (KeepsakeStorage linked = KeepsakeStorage.open(new LocalFileSystem(), data.resolve("ns").toString(), null)) {
             save(linked, "job", "sp-1");
             linked.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {7}));
             assertThat(linked.readSavepoint("job", "sp-1").payloads()).hasSize(1);
@@ -168,21 +135,8 @@ class LocalPathHardeningTest {
         String root = fs.normalizeRoot(temp.resolve("root").toString());
         Files.createDirectories(Path.of(root));
         Files.createSymbolicLink(Path.of(root, "evil"), elsewhere);
-        String inside = root + "/evil/important-project";
         List<String> before = snapshot(elsewhere);
-        List<Executable> calls = List.of(
-                () -> fs.create(inside + "/new", true).close(),
-                () -> fs.create(inside + "/new", false).close(),
-                () -> fs.createInExistingDirectory(inside + "/new", true).close(),
-                () -> fs.open(inside + "/thesis.txt").close(),
-                () -> fs.list(inside),
-                () -> fs.list(root + "/evil"),
-                () -> fs.stat(inside + "/thesis.txt"),
-                () -> fs.delete(inside, true),
-                () -> fs.delete(inside + "/thesis.txt", false),
-                () -> fs.mkdirs(inside + "/sub"),
-                () -> fs.rename(inside + "/thesis.txt", root + "/stolen"),
-                () -> fs.syncDirectory(inside));
+        List<Executable> calls = primitivesThroughALink(fs, root);
         for (Executable call : calls) {
             assertThatThrownBy(call::execute).isInstanceOf(FileSystemException.class)
                     .hasMessageContaining(root + "/evil").hasMessageContaining("symbolic link");
@@ -219,13 +173,6 @@ class LocalPathHardeningTest {
         assertThat(Path.of(root, "a", "b", "second")).hasBinaryContent(new byte[] {2});
         assertThatThrownBy(() -> fs.createInExistingDirectory(root + "/a/b/second", true))
                 .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
-    }
-
-    // ------------------------------------------------------------------ FIFOs
-
-    static void mkfifo(Path path) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
-        assertThat(p.waitFor()).as("mkfifo " + path).isZero();
     }
 
     @Test
