@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.keepsake.fixtures.fs.LinkedTree.assertARootBehindALinkWorks;
 import static io.keepsake.fixtures.fs.LinkedTree.mkfifo;
 import static io.keepsake.fixtures.fs.LinkedTree.primitivesThroughALink;
 import static io.keepsake.fixtures.fs.LinkedTree.save;
@@ -45,9 +46,7 @@ class HdfsLocalPathHardeningTest {
     Path temp;
 
     HdfsFileSystem fs;
-    Path ns;
-    Path spRoot;
-    Path elsewhere;
+    LinkedTree tree;
     KeepsakeStorage storage;
 
     @BeforeEach
@@ -55,11 +54,8 @@ class HdfsLocalPathHardeningTest {
         Configuration conf = new Configuration();
         conf.set("fs.defaultFS", "file:///");
         fs = new HdfsFileSystem(conf);
-        LinkedTree tree = LinkedTree.under(temp);
-        ns = tree.ns();
-        spRoot = tree.spRoot();
-        elsewhere = tree.elsewhere();
-        storage = KeepsakeStorage.open(fs, ns.toString(), null, 0);
+        tree = LinkedTree.under(temp);
+        storage = KeepsakeStorage.open(fs, tree.ns().toString(), null, 0);
     }
 
     @AfterEach
@@ -70,24 +66,24 @@ class HdfsLocalPathHardeningTest {
     @Test
     void aLinkedJobIsRefusedForDeleteListAndSaveAndNothingOutsideChanges() throws IOException {
         save(storage, "job", "sp-0");
-        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Files.createSymbolicLink(tree.spRoot().resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
                 .isInstanceOf(SavepointStorageException.class).hasMessageContaining("symbolic link")
-                .hasMessageContaining(spRoot.resolve("evil").toString());
+                .hasMessageContaining(tree.spRoot().resolve("evil").toString());
         assertThatThrownBy(() -> storage.listSavepoints("evil")).isInstanceOf(SavepointStorageException.class)
                 .hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> save(storage, "evil", "sp-1")).isInstanceOf(SavepointStorageException.class);
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
-        assertThat(Files.exists(elsewhere.resolve("important-project").resolve("thesis.txt"))).isTrue();
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
+        assertThat(Files.exists(tree.elsewhere().resolve("important-project").resolve("thesis.txt"))).isTrue();
     }
 
     @Test
     void aStagingLinkAndALinkedCheckpointDirectoryReceiveNothing() throws Exception {
-        Path job = Files.createDirectories(spRoot.resolve("job"));
-        Files.createSymbolicLink(job.resolve(".staging"), elsewhere);
-        Files.createSymbolicLink(ns.resolve("cpjob"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Path job = Files.createDirectories(tree.spRoot().resolve("job"));
+        Files.createSymbolicLink(job.resolve(".staging"), tree.elsewhere());
+        Files.createSymbolicLink(tree.ns().resolve("cpjob"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         try {
             // Without atomic directory rename (file://) the savepoint is staged in its own directory,
             // so .staging may not be used at all; either way nothing may reach the link's target.
@@ -101,35 +97,28 @@ class HdfsLocalPathHardeningTest {
                 .hasMessageContaining(".staging").hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> storage.deleteCheckpoint("cpjob")).isInstanceOf(KeepsakeException.class)
                 .hasMessageContaining("symbolic link");
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
     }
 
     @Test
     void everyPrimitiveRefusesALinkBelowTheRoot() throws IOException {
         String root = fs.normalizeRoot(temp.resolve("root").toString());
         Path rootDir = Files.createDirectories(temp.resolve("root"));
-        Files.createSymbolicLink(rootDir.resolve("evil"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Files.createSymbolicLink(rootDir.resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         List<Executable> calls = new ArrayList<>(primitivesThroughALink(fs, root));
         calls.add(() -> fs.delete(root + "/evil", true));
         for (Executable call : calls) {
             assertThatThrownBy(call::execute).isInstanceOf(FileSystemException.class)
                     .hasMessageContaining("symbolic link");
         }
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
         assertThat(fs.list(root)).extracting(FileStatus::type).containsExactly(FileStatus.Type.SYMBOLIC_LINK);
     }
 
     @Test
     void aRootBehindALinkIsResolvedOnceAndWorks() throws Exception {
-        Path disk = Files.createDirectories(temp.resolve("mnt-disk"));
-        Path data = Files.createSymbolicLink(temp.resolve("data"), disk);
-        KeepsakeStorage linked = KeepsakeStorage.open(fs, data.resolve("ns").toString(), null, 0);
-        save(linked, "job", "sp-1");
-        linked.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {7}));
-        assertThat(linked.readSavepoint("job", "sp-1").payloads()).hasSize(1);
-        assertThat(linked.getLatestCheckpoint("job")).hasSize(1);
-        assertThat(disk.resolve("ns").resolve("savepoint").resolve("job").resolve("sp-1")).isDirectory();
+        assertARootBehindALinkWorks(temp, root -> KeepsakeStorage.open(fs, root, null, 0));
     }
 
     @Test
@@ -156,10 +145,10 @@ class HdfsLocalPathHardeningTest {
         Path payload = Path.of(h.location().replaceFirst("^file://", ""), h.meta().manifest().get(0).file());
         Files.delete(payload);
         mkfifo(payload);
-        Path broken = Files.createDirectories(spRoot.resolve("job").resolve("sp-fifo"));
+        Path broken = Files.createDirectories(tree.spRoot().resolve("job").resolve("sp-fifo"));
         mkfifo(broken.resolve("_metadata.ser"));
         storage.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {1}));
-        mkfifo(ns.resolve("job").resolve("1700000000000-123-1-2.ser"));
+        mkfifo(tree.ns().resolve("job").resolve("1700000000000-123-1-2.ser"));
         assertTimeoutPreemptively(HANG, () -> {
             assertThat(fs.stat(payload.toString())).get().extracting(FileStatus::type).isEqualTo(FileStatus.Type.OTHER);
             assertThatThrownBy(() -> fs.open(payload.toString())).isInstanceOf(FileSystemException.class)
