@@ -11,12 +11,9 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageListener;
-import io.keepsake.storage.localfile.LocalFileSystem;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -29,12 +26,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class StorageListenerTest {
+class StorageListenerTest extends OnLocalStorage {
 
-    @TempDir
-    Path temp;
-
-    private KeepsakeStorage storage;
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final List<Duration> durations = new CopyOnWriteArrayList<>();
 
@@ -71,14 +64,8 @@ class StorageListenerTest {
     };
 
     @BeforeEach
-    void open() {
-        storage = KeepsakeStorage.open(new LocalFileSystem(), temp.resolve("ns").toString(), null);
+    void setUp() {
         storage.addListener(recorder);
-    }
-
-    @AfterEach
-    void close() {
-        storage.close();
     }
 
     private SavepointHandle save(long checkpointId) {
