@@ -31,24 +31,27 @@ class StorageListenerTest extends OnLocalStorage {
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final List<Duration> durations = new CopyOnWriteArrayList<>();
 
+    /** One event, and how long it took. */
+    private void record(String event, Duration duration) {
+        events.add(event);
+        durations.add(duration);
+    }
+
     /** Records every call as one line; durations are kept apart because their values vary. */
     private final StorageListener recorder = new StorageListener() {
         @Override
         public void onCommit(String jobId, String savepointId, long bytes, Duration duration) {
-            events.add("commit " + jobId + " " + savepointId + " " + bytes);
-            durations.add(duration);
+            record("commit " + jobId + " " + savepointId + " " + bytes, duration);
         }
 
         @Override
         public void onAbort(String jobId, String savepointId, Duration duration) {
-            events.add("abort " + jobId + " " + savepointId);
-            durations.add(duration);
+            record("abort " + jobId + " " + savepointId, duration);
         }
 
         @Override
         public void onRestore(String jobId, String savepointId, long bytes, Duration duration) {
-            events.add("restore " + jobId + " " + savepointId + " " + bytes);
-            durations.add(duration);
+            record("restore " + jobId + " " + savepointId + " " + bytes, duration);
         }
 
         @Override
@@ -58,8 +61,7 @@ class StorageListenerTest extends OnLocalStorage {
 
         @Override
         public void onGc(GcReport report, Duration duration) {
-            events.add("gc " + report.deleted().size() + " " + report.kept().size());
-            durations.add(duration);
+            record("gc " + report.deleted().size() + " " + report.kept().size(), duration);
         }
     };
 
