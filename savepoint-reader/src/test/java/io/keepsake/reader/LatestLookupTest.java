@@ -4,7 +4,6 @@ import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.fixtures.faults.CountingFileSystem;
-import io.keepsake.fixtures.fs.InMemoryFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
@@ -13,17 +12,13 @@ import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.internal.ComposedStorage;
 import io.keepsake.storage.internal.NewestMarkers;
-import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.wire.CheckpointWireCodec;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 
@@ -41,9 +36,13 @@ class LatestLookupTest {
     private static final String JOB = "77";
     private static final String NS = "/ns";
 
-    private static InMemoryFileSystem memory(boolean rename) {
-        return new InMemoryFileSystem(rename ? EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME, FsCapability.DIRECTORY_SYNC)
-                : EnumSet.of(FsCapability.DIRECTORY_SYNC), System::currentTimeMillis);
+    /** The file system of the running test, set by {@link #open}: counts the metadata files read. */
+    private CountingFileSystem fs;
+
+    /** A storage on {@link #NS} of a new in-memory file system, with atomic directory rename or without. */
+    private KeepsakeStorage open(boolean rename) {
+        fs = new CountingFileSystem(WithAndWithoutRename.Memory.of(rename, System::currentTimeMillis), true);
+        return KeepsakeStorage.open(fs, NS, null);
     }
 
     private static List<SavepointHandle> saveMany(KeepsakeStorage storage, int count) {
@@ -118,12 +117,10 @@ class LatestLookupTest {
      * completion at a lower checkpoint id (sp-old) and a greater id completed earlier (sp-z) do
      * not. One metadata file is read, the winner's: the markers carry the completion times.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void onATieTheNewestCompletedSavepointWinsThenTheGreatestIdWithOneMetadataRead(boolean rename)
             throws IOException {
-        CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveTied(storage);
             long before = fs.metadataReads();
             RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
@@ -137,12 +134,10 @@ class LatestLookupTest {
      * Markers written before markers carried the completion time ({@code 1_9,2_9@sp-b}), in a job
      * without newest markers, still give the same winner: the tied folders they name are read, since nothing else orders them.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void markersWithoutTheCompletionTimeGiveTheSameWinnerByReadingTheTiedFolders(boolean rename)
             throws IOException {
-        CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             List<SavepointHandle> handles = saveTied(storage);
             // as written before newest markers existed: the lookup lists the index
             NewestMarkers.awaitTidied();
@@ -164,11 +159,9 @@ class LatestLookupTest {
      * same order is used (sp-a, completed at the same time, smaller id), still reading only what
      * decides.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aCorruptedWinnerOfATieFailsOrFallsBackToTheNextInTheSameOrder(boolean rename) throws IOException {
-        CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             List<SavepointHandle> handles = saveTied(storage);
             assertThat(handles.get(4).savepointId()).isEqualTo("sp-b");
             flipLastMetadataByte(fs, handles.get(4));
@@ -200,14 +193,12 @@ class LatestLookupTest {
                 2, TestCheckpoints.of(77, 2, checkpointId, CheckpointType.SAVEPOINT_TYPE));
     }
 
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void metadataReadsDoNotGrowWithTheNumberOfSavepoints(boolean rename) {
         int[] reads = new int[2];
         int[] counts = {10, 1000};
         for (int i = 0; i < counts.length; i++) {
-            CountingFileSystem fs = new CountingFileSystem(memory(rename), true);
-            try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+            try (KeepsakeStorage storage = open(rename)) {
                 saveMany(storage, counts[i]);
                 long before = fs.metadataReads();
                 RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
@@ -220,11 +211,9 @@ class LatestLookupTest {
         assertThat(reads[1]).as("metadata files read with 1,000 savepoints").isEqualTo(reads[0]);
     }
 
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aSavepointWithoutMarkerIsReadAndStillWins(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveMany(storage, 5);
             for (var s : fs.list(NS + "/savepoint/" + JOB + "/.index")) {
                 if (s.name().startsWith("1_5,2_5~")) {
@@ -235,11 +224,9 @@ class LatestLookupTest {
         }
     }
 
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aMarkerThatClaimsTooMuchIsCorrectedByTheMetadata(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             List<SavepointHandle> handles = saveMany(storage, 5);
             String index = NS + "/savepoint/" + JOB + "/.index/";
             fs.delete(index + marker(handles.get(1)), false);
@@ -252,11 +239,9 @@ class LatestLookupTest {
         }
     }
 
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aCorruptedNewestMetadataFailsUnlessFallbackIsOn(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             List<SavepointHandle> handles = saveMany(storage, 3);
             flipLastMetadataByte(fs, handles.get(2));
             SavepointRestorer restorer = new SavepointRestorer(storage);
@@ -268,11 +253,9 @@ class LatestLookupTest {
         }
     }
 
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void deletingASavepointRemovesItsMarkerAndTheLastOneLeavesNoFolder(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             List<SavepointHandle> handles = saveMany(storage, 3);
             storage.deleteSavepoint(JOB, handles.get(2).savepointId());
             assertThat(fs.list(NS + "/savepoint/" + JOB + "/.index")).hasSize(2);

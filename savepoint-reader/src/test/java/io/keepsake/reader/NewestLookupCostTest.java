@@ -1,6 +1,7 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CheckpointType;
+import io.keepsake.fixtures.faults.CallCountingFileSystem;
 import io.keepsake.fixtures.faults.CountingFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointHandle;
@@ -78,20 +79,37 @@ class NewestLookupCostTest {
         }
     }
 
+    /** What a lookup asked of the file system: listings, the entries they returned, files opened, status calls. */
+    private record Calls(long listings, long listed, long opens, long stats) {
+        static Calls of(CallCountingFileSystem fs) {
+            return new Calls(fs.count("list"), fs.listedEntries(), fs.count("open"), fs.count("stat"));
+        }
+
+        Calls minus(Calls before) {
+            return new Calls(listings - before.listings, listed - before.listed, opens - before.opens,
+                    stats - before.stats);
+        }
+
+        boolean atMostTwiceOf(Calls small) {
+            return listings <= 2 * small.listings && listed <= 2 * small.listed && opens <= 2 * small.opens
+                    && stats <= 2 * small.stats;
+        }
+    }
+
     /** What one recovery and one lookup cost, and what they found. */
-    private record Cost(CallCountingFileSystem.Calls recover, CallCountingFileSystem.Calls lookup) {
+    private record Cost(Calls recover, Calls lookup) {
     }
 
     private static Cost measure(CallCountingFileSystem fs, KeepsakeStorage storage, int newest) {
-        CallCountingFileSystem.Calls before = fs.calls();
+        Calls before = Calls.of(fs);
         RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
-        CallCountingFileSystem.Calls recover = fs.calls().minus(before);
+        Calls recover = Calls.of(fs).minus(before);
         assertThat(r.checkpoints().get(1).checkpointId()).as("recovered checkpoint").isEqualTo(newest);
-        before = fs.calls();
+        before = Calls.of(fs);
         Map<Integer, SavepointHandle> chosen = new NewestSavepoints(storage, JOB, (id, e) -> {
             throw e;
         }).choose(Map.of());
-        CallCountingFileSystem.Calls lookup = fs.calls().minus(before);
+        Calls lookup = Calls.of(fs).minus(before);
         assertThat(chosen.get(1).savepointId()).isEqualTo(String.format("sp-%05d", newest));
         return new Cost(recover, lookup);
     }

@@ -9,17 +9,13 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.internal.NewestMarkers;
-import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import io.keepsake.wire.CheckpointWireCodec;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,9 +42,13 @@ class NewestMarkersTest {
 
     private final AtomicLong clock = new AtomicLong(System.currentTimeMillis());
 
-    private InMemoryFileSystem memory(boolean rename) {
-        return new InMemoryFileSystem(rename ? EnumSet.of(FsCapability.ATOMIC_DIRECTORY_RENAME, FsCapability.DIRECTORY_SYNC)
-                : EnumSet.of(FsCapability.DIRECTORY_SYNC), clock::get);
+    /** The file system of the running test, set by {@link #open}. */
+    private InMemoryFileSystem fs;
+
+    /** A storage on {@link #NS} of a new in-memory file system, with atomic directory rename or without. */
+    private KeepsakeStorage open(boolean rename) {
+        fs = WithAndWithoutRename.Memory.of(rename, clock::get);
+        return KeepsakeStorage.open(fs, NS, null);
     }
 
     /** A savepoint of {@code pipelines} at {@code checkpointId}, completed at {@code checkpointId} seconds. */
@@ -99,11 +99,9 @@ class NewestMarkersTest {
      * Savepoints committed out of checkpoint order: the markers left are the three newest by
      * checkpoint id, and every savepoint without one is older than every savepoint with one.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void everyUnmarkedSavepointIsOlderThanEveryMarkedOne(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             long[] order = {4, 9, 1, 12, 7, 3, 11, 2, 10, 5, 8, 6};
             Map<String, Long> published = new TreeMap<>();
             for (long cp : order) {
@@ -134,12 +132,10 @@ class NewestMarkersTest {
      * holding pipeline 2 included) and writes the sentinel. Trusting the folder as soon as the new
      * commit created it would lose pipeline 2.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void savepointsOfABuildWithoutMarkersAreFoundAndMarkedBeforeTheFolderIsTrusted(boolean rename)
             throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             save(storage, "old-a", 5, 1, 2);
             save(storage, "old-b", 4, 1);
             fs.delete(NEWEST, true);
@@ -172,11 +168,9 @@ class NewestMarkersTest {
      * lookup skips it; garbage collection removes it once it is older than the lease timeout, and
      * drops the sentinel with it, which the next commit writes again.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aMarkerWithoutItsSavepointIsSkippedThenCollected(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveUpTo(storage, 5);
             clock.addAndGet(-Duration.ofHours(2).toMillis());
             String ghost = NEWEST + "/1_99~99000@ghost.0123456789abcdef";
@@ -195,11 +189,9 @@ class NewestMarkersTest {
     }
 
     /** A marker whose savepoint's metadata is damaged: recovery fails, or with fallback takes the next newest. */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aMarkedDamagedSavepointFailsOrIsFallenBackPast(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveUpTo(storage, 5);
             overwrite(fs, JOB_DIR + "/sp-5/_metadata.ser", "not metadata".getBytes());
             SavepointRestorer restorer = new SavepointRestorer(storage);
@@ -211,11 +203,9 @@ class NewestMarkersTest {
     }
 
     /** A marker claiming more than its metadata says is not trusted: the metadata decides. */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aMarkerDisagreeingWithItsMetadataIsNotTrusted(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveUpTo(storage, 5);
             String lying = newest(fs).stream().filter(n -> n.contains("@sp-3.")).findFirst().orElseThrow();
             fs.rename(NEWEST + "/" + lying, NEWEST + "/" + lying.replaceFirst("^1_3~", "1_50~"));
@@ -229,11 +219,9 @@ class NewestMarkersTest {
      * older savepoint without a marker may be the newest readable one: the lookup falls back to
      * the full listing and finds it. Trusting the markers until they run out would find nothing.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void whenEveryKeptMarkerIsSkippedTheFullListingFindsTheNextNewest(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveUpTo(storage, 10);
             assertThat(newest(fs)).hasSize(NewestMarkers.KEPT + 1);
             for (int i = 8; i <= 10; i++) {
@@ -249,11 +237,9 @@ class NewestMarkersTest {
      * Deleting a marked savepoint removes its marker after its metadata and drops the sentinel:
      * the lookup lists everything and finds the next newest, and the next commit trusts the folder again.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void deletingAMarkedSavepointDropsTheSentinelUntilTheNextCommit(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveUpTo(storage, 10);
             storage.deleteSavepoint(JOB, "sp-10");
             storage.deleteSavepoint(JOB, "sp-9");
@@ -273,11 +259,9 @@ class NewestMarkersTest {
      * newest marker, so the marker lookup does not see it; any full listing of the job holds the
      * listing against the markers, removes the sentinel, and queues the tidy that marks the copy.
      */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aSavepointCopiedInByHandIsFoundOnceAListingOfTheJobSawIt(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null);
+        try (KeepsakeStorage storage = open(rename);
              KeepsakeStorage elsewhere = KeepsakeStorage.open(fs, "/elsewhere", null)) {
             saveUpTo(storage, 5);
             save(elsewhere, "copied", 9, 1);
@@ -305,11 +289,9 @@ class NewestMarkersTest {
     }
 
     /** A savepoint holding no pipeline gets no newest marker: it is never anyone's newest state. */
-    @ParameterizedTest(name = "rename={0}")
-    @CsvSource({"true", "false"})
+    @WithAndWithoutRename
     void aSavepointWithoutPipelinesGetsNoNewestMarker(boolean rename) throws IOException {
-        InMemoryFileSystem fs = memory(rename);
-        try (KeepsakeStorage storage = KeepsakeStorage.open(fs, NS, null)) {
+        try (KeepsakeStorage storage = open(rename)) {
             saveUpTo(storage, 2);
             save(storage, "empty", 3);
             assertThat(newest(fs)).noneMatch(n -> n.contains("empty"));

@@ -2,16 +2,10 @@ package io.keepsake.reader;
 
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.localfile.LocalFileSystem;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -25,22 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * restored state) refuse a null with an {@link InvalidStorageArgumentException} naming it, never
  * a {@link NullPointerException}.
  */
-class NullArgumentsAreTypedTest {
+class NullArgumentsAreTypedTest extends OnLocalStorage {
 
-    @TempDir
-    Path temp;
-
-    private KeepsakeStorage storage;
-
-    @BeforeEach
-    void open() {
-        storage = KeepsakeStorage.open(new LocalFileSystem(), temp.resolve("ns").toString(), null);
-    }
-
-    @AfterEach
-    void close() {
-        storage.close();
-    }
 
     private SavepointHandle save() {
         try (SavepointSaveSession session = SavepointSaveSession.builder(storage, "42", List.of(1)).open()) {

@@ -3,17 +3,13 @@ package io.keepsake.reader;
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.localfile.LocalFileSystem;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,25 +25,15 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * Crash recovery takes the newest completed state of each pipeline, checkpoint or savepoint;
  * restoring a savepoint is explicit, by id or by path, and ignores newer checkpoints.
  */
-class RecoverLatestVersusRestoreSavepointTest {
+class RecoverLatestVersusRestoreSavepointTest extends OnLocalStorage {
 
     private static final long JOB = 7;
 
-    @TempDir
-    Path temp;
-
-    private KeepsakeStorage storage;
     private SavepointRestorer restorer;
 
     @BeforeEach
-    void open() {
-        storage = KeepsakeStorage.open(new LocalFileSystem(), temp.resolve("ns").toString(), null);
+    void setUp() {
         restorer = new SavepointRestorer(storage);
-    }
-
-    @AfterEach
-    void close() {
-        storage.close();
     }
 
     private void checkpoint(int pipeline, long checkpointId) throws Exception {

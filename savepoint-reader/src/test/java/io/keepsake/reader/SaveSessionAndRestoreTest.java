@@ -18,10 +18,8 @@ import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.internal.MetadataCodec;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,23 +40,13 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class SaveSessionAndRestoreTest {
+class SaveSessionAndRestoreTest extends OnLocalStorage {
 
-    @TempDir
-    Path temp;
-
-    private KeepsakeStorage storage;
     private SavepointRestorer restorer;
 
     @BeforeEach
-    void open() {
-        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), null);
+    void setUp() {
         restorer = new SavepointRestorer(storage, storage);
-    }
-
-    @AfterEach
-    void close() {
-        storage.close();
     }
 
     private SavepointHandle save(KeepsakeStorage s, long job, SavepointKind kind, long checkpointId, int... pipelines) {

@@ -4,16 +4,11 @@ import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.RetainedCheckpoints;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.localfile.LocalFileSystem;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,24 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The rows of docs/guarantees.md that hold for every kind of savepoint, proven per kind. */
-class SavepointKindsGuaranteesTest {
+class SavepointKindsGuaranteesTest extends OnLocalStorage {
 
     private static final String JOB = "21";
 
-    @TempDir
-    Path temp;
-
-    private KeepsakeStorage storage;
-
-    @BeforeEach
-    void open() {
-        storage = KeepsakeStorage.open(new LocalFileSystem(), temp.resolve("ns").toString(), null);
-    }
-
-    @AfterEach
-    void close() {
-        storage.close();
-    }
 
     /** Checkpoints 1 to 3 of pipelines 1 and 2, then a savepoint of {@code kind} holding checkpoint 3. */
     private SavepointHandle savepointOfKind(SavepointKind kind) throws Exception {

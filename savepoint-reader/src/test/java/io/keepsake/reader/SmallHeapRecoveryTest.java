@@ -6,7 +6,7 @@ import io.keepsake.engine.ActionSubtaskState;
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.fixtures.tck.ChildJvm;
+import io.keepsake.fixtures.tck.ChildRun;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
@@ -18,14 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,10 +66,10 @@ class SmallHeapRecoveryTest {
         Path namespace = temp.resolve("ns");
         SavepointHandle large = olderCheckpointAndLargeSavepoint(namespace);
 
-        Run run = recoverInChild(namespace, "sound");
+        ChildRun run = recoverInChild(namespace, "sound");
 
-        assertThat(run.exit).as(run.toString()).isEqualTo(2);
-        assertThat(run.out).as(run.toString())
+        assertThat(run.exit()).as(run.toString()).isEqualTo(2);
+        assertThat(run.out()).as(run.toString())
                 .startsWith("failed " + SavepointResourcesExhaustedException.class.getName())
                 .contains(large.savepointId(), "job " + JOB, "OutOfMemoryError", "-Xmx")
                 .doesNotContain("orrupted");
@@ -91,29 +87,13 @@ class SmallHeapRecoveryTest {
             f.write(b ^ 0x01);
         }
 
-        Run run = recoverInChild(namespace, "flipped");
+        ChildRun run = recoverInChild(namespace, "flipped");
 
-        assertThat(run.exit).as(run.toString()).isZero();
-        assertThat(run.out.strip()).as(run.toString()).isEqualTo("recovered 5 1");
+        assertThat(run.exit()).as(run.toString()).isZero();
+        assertThat(run.out().strip()).as(run.toString()).isEqualTo("recovered 5 1");
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run recoverInChild(Path namespace, String name) throws IOException, InterruptedException {
-        Path argFile = temp.resolve(name + ".args");
-        String cp = ChildJvm.testClassPath().replace("\\", "\\\\").replace("\"", "\\\"");
-        Files.writeString(argFile, "-cp\n\"" + cp + "\"\n", StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + XMX_MIB + "m", "-XX:+UseSerialGC", "@" + argFile, SmallHeapRecoveryChild.class.getName(),
-                namespace.toString(), Long.toString(JOB)));
-        Path out = temp.resolve(name + ".out");
-        Path err = temp.resolve(name + ".err");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly().waitFor();
-            throw new IllegalStateException("Child " + name + " did not end within 5 minutes: " + Files.readString(err));
-        }
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    private ChildRun recoverInChild(Path namespace, String name) throws IOException, InterruptedException {
+        return ChildRun.withHeap(temp, name, XMX_MIB, SmallHeapRecoveryChild.class, namespace.toString(), Long.toString(JOB));
     }
 }

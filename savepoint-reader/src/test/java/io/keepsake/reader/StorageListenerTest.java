@@ -11,12 +11,9 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageListener;
-import io.keepsake.storage.localfile.LocalFileSystem;
 import io.keepsake.wire.LegacyCheckpointCodec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -29,33 +26,32 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class StorageListenerTest {
+class StorageListenerTest extends OnLocalStorage {
 
-    @TempDir
-    Path temp;
-
-    private KeepsakeStorage storage;
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final List<Duration> durations = new CopyOnWriteArrayList<>();
+
+    /** One event, and how long it took. */
+    private void record(String event, Duration duration) {
+        events.add(event);
+        durations.add(duration);
+    }
 
     /** Records every call as one line; durations are kept apart because their values vary. */
     private final StorageListener recorder = new StorageListener() {
         @Override
         public void onCommit(String jobId, String savepointId, long bytes, Duration duration) {
-            events.add("commit " + jobId + " " + savepointId + " " + bytes);
-            durations.add(duration);
+            record("commit " + jobId + " " + savepointId + " " + bytes, duration);
         }
 
         @Override
         public void onAbort(String jobId, String savepointId, Duration duration) {
-            events.add("abort " + jobId + " " + savepointId);
-            durations.add(duration);
+            record("abort " + jobId + " " + savepointId, duration);
         }
 
         @Override
         public void onRestore(String jobId, String savepointId, long bytes, Duration duration) {
-            events.add("restore " + jobId + " " + savepointId + " " + bytes);
-            durations.add(duration);
+            record("restore " + jobId + " " + savepointId + " " + bytes, duration);
         }
 
         @Override
@@ -65,20 +61,13 @@ class StorageListenerTest {
 
         @Override
         public void onGc(GcReport report, Duration duration) {
-            events.add("gc " + report.deleted().size() + " " + report.kept().size());
-            durations.add(duration);
+            record("gc " + report.deleted().size() + " " + report.kept().size(), duration);
         }
     };
 
     @BeforeEach
-    void open() {
-        storage = KeepsakeStorage.open(new LocalFileSystem(), temp.resolve("ns").toString(), null);
+    void setUp() {
         storage.addListener(recorder);
-    }
-
-    @AfterEach
-    void close() {
-        storage.close();
     }
 
     private SavepointHandle save(long checkpointId) {

@@ -1,16 +1,13 @@
 package io.keepsake.tool;
 
-import io.keepsake.fixtures.tck.ChildJvm;
+import io.keepsake.fixtures.tck.ChildRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,40 +32,26 @@ class HeapBoundTest {
         Path namespace = dir.resolve("ns");
         String job = "4242";
 
-        Run saved = java(dir, "save", stateMib + EXTRA_MIB, HeapBoundChild.class.getName(), "save",
+        ChildRun saved = java(dir, "save", stateMib + EXTRA_MIB, HeapBoundChild.class.getName(), "save",
                 namespace.toString(), job, Long.toString(stateMib));
-        assertThat(saved.exit).as("save with -Xmx%dm: %s%s", stateMib + EXTRA_MIB, saved.out, saved.err).isZero();
-        String savepointId = saved.out.strip().substring("saved ".length());
+        assertThat(saved.exit()).as("save with -Xmx%dm: %s%s", stateMib + EXTRA_MIB, saved.out(), saved.err()).isZero();
+        String savepointId = saved.out().strip().substring("saved ".length());
 
-        Run verified = java(dir, "verify", verifyMib, KeepsakeCli.class.getName(), "verify", "--backend",
+        ChildRun verified = java(dir, "verify", verifyMib, KeepsakeCli.class.getName(), "verify", "--backend",
                 "localfile", "--namespace", namespace.toString(), job, savepointId);
-        assertThat(verified.exit).as("verify with -Xmx%dm: %s%s", verifyMib, verified.out, verified.err).isZero();
-        assertThat(verified.out).contains(savepointId).contains("ok");
+        assertThat(verified.exit()).as("verify with -Xmx%dm: %s%s", verifyMib, verified.out(), verified.err()).isZero();
+        assertThat(verified.out()).contains(savepointId).contains("ok");
 
-        Run restored = java(dir, "restore", stateMib + EXTRA_MIB, HeapBoundChild.class.getName(), "restore",
+        ChildRun restored = java(dir, "restore", stateMib + EXTRA_MIB, HeapBoundChild.class.getName(), "restore",
                 namespace.toString(), job, savepointId);
-        assertThat(restored.exit).as("restore with -Xmx%dm: %s%s", stateMib + EXTRA_MIB, restored.out, restored.err).isZero();
-        assertThat(restored.out.strip()).isEqualTo("restored " + stateMib * 1024 * 1024);
+        assertThat(restored.exit()).as("restore with -Xmx%dm: %s%s", stateMib + EXTRA_MIB, restored.out(), restored.err()).isZero();
+        assertThat(restored.out().strip()).isEqualTo("restored " + stateMib * 1024 * 1024);
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run java(Path dir, String name, long xmxMib, String mainClass, String... args)
+    /** Runs {@code mainClass} in a child JVM with {@code -Xmx<xmxMib>m}, which exits on running out of heap. */
+    private static ChildRun java(Path dir, String name, long xmxMib, String mainClass, String... args)
             throws IOException, InterruptedException {
-        Path argFile = dir.resolve(name + ".args");
-        String cp = ChildJvm.testClassPath().replace("\\", "\\\\").replace("\"", "\\\"");
-        Files.writeString(argFile, "-cp\n\"" + cp + "\"\n", StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + xmxMib + "m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "@" + argFile, mainClass));
-        command.addAll(List.of(args));
-        Path out = dir.resolve(name + ".out");
-        Path err = dir.resolve(name + ".err");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(10, TimeUnit.MINUTES)) {
-            p.destroyForcibly().waitFor();
-            throw new IllegalStateException("Child " + name + " did not end within 10 minutes");
-        }
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        return ChildRun.run(dir, name, List.of("-Xmx" + xmxMib + "m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"),
+                Duration.ofMinutes(10), mainClass, args);
     }
 }

@@ -66,8 +66,7 @@ class JsonAndExitCodesTest {
     void aCorruptedSavepointWithDecodeAndJsonStillPrintsItsMetadataWithTheReason() throws Exception {
         namespace = temp.resolve("ns");
         SavepointHandle sp = ToolRun.savepoint(namespace, 6);
-        Path payload = Path.of(sp.location(), sp.meta().manifest().get(0).file());
-        ListInspectVerifyTest.flipByte(payload, (int) Files.size(payload) / 2);
+        Path payload = ListInspectVerifyTest.flipMiddleOfFirstPayload(sp);
 
         ToolRun.Result r = ToolRun.run("inspect", "--decode", "--json", "--namespace", namespace.toString(), ToolRun.JOB,
                 sp.savepointId());
@@ -138,8 +137,7 @@ class JsonAndExitCodesTest {
     void listVerifyReadsPayloadsAndExitsLikeVerify() throws Exception {
         namespace = temp.resolve("ns");
         SavepointHandle sp = ToolRun.savepoint(namespace, 6);
-        Path payload = Path.of(sp.location(), sp.meta().manifest().get(0).file());
-        ListInspectVerifyTest.flipByte(payload, (int) Files.size(payload) / 2);
+        Path payload = ListInspectVerifyTest.flipMiddleOfFirstPayload(sp);
 
         ToolRun.Result metadataOnly = ToolRun.run("list", "--namespace", namespace.toString());
         ToolRun.Result withVerify = ToolRun.run("list", "--verify", "--namespace", namespace.toString());

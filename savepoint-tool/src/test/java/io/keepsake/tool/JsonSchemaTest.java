@@ -129,8 +129,7 @@ class JsonSchemaTest {
         SavepointHandle good = ToolRun.savepoint(namespace, 6);
         SavepointHandle badPayload = ToolRun.savepoint(namespace, 7);
         SavepointHandle badMetadata = ToolRun.savepoint(namespace, 8);
-        Path payload = Path.of(badPayload.location(), badPayload.meta().manifest().get(0).file());
-        ListInspectVerifyTest.flipByte(payload, (int) Files.size(payload) / 2);
+        Path payload = ListInspectVerifyTest.flipMiddleOfFirstPayload(badPayload);
         ListInspectVerifyTest.flipByte(Path.of(badMetadata.location(), "_metadata.ser"), 20);
         SavepointMeta m = ToolRun.savepoint(namespace, 9).meta();
         SavepointMeta future = new SavepointMeta(99, m.savepointId(), m.jobId(), m.kind(), "keepsake-9.0",

@@ -223,6 +223,13 @@ class ListInspectVerifyTest {
         assertThat(r.err()).contains("700000000000000999");
     }
 
+    /** Flips the middle byte of the first payload file of {@code savepoint}, which its digest then refuses; returns that file. */
+    static Path flipMiddleOfFirstPayload(SavepointHandle savepoint) throws Exception {
+        Path payload = Path.of(savepoint.location(), savepoint.meta().manifest().get(0).file());
+        flipByte(payload, (int) Files.size(payload) / 2);
+        return payload;
+    }
+
     static void flipByte(Path file, int position) throws Exception {
         byte[] bytes = Files.readAllBytes(file);
         bytes[position] ^= 0x01;

@@ -7,6 +7,7 @@ import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.tool.internal.DemoState;
 import io.keepsake.wire.LegacyCheckpointCodec;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,23 +22,54 @@ class PrepareRestoreCommandTest {
     @TempDir
     Path temp;
 
+    /** The namespace of the running test. */
+    private Path namespace;
+
+    @BeforeEach
+    void namespace() {
+        namespace = temp.resolve("ns");
+    }
+
     private static void checkpoint(CheckpointStorage storage, int pipeline, long id) throws Exception {
         CompletedCheckpoint cp = DemoState.checkpoint(ToolRun.JOB_ID, pipeline, id, CheckpointType.CHECKPOINT_TYPE);
         storage.storeCheckPoint(new PipelineState(ToolRun.JOB, pipeline, id, LegacyCheckpointCodec.encodeCheckpoint(cp)));
     }
 
-    @Test
-    void theChosenOlderSavepointBecomesEachPipelinesNewestStateNumberedAboveEveryId() throws Exception {
-        Path namespace = temp.resolve("ns");
+    /** Checkpoints {@code first} of pipeline 1 and {@code second} of pipeline 2. */
+    private static void checkpointBothPipelines(Path namespace, long first, long second) throws Exception {
+        try (CheckpointStorage storage = ToolRun.open(namespace)) {
+            checkpoint(storage, 1, first);
+            checkpoint(storage, 2, second);
+        }
+    }
+
+    /**
+     * Savepoints at checkpoints 3 and 9, then checkpoints 10 and 11 of pipelines 1 and 2: the job's
+     * newest state is past both; returns the older savepoint.
+     */
+    private static SavepointHandle olderSavepointBehindNewerState(Path namespace) throws Exception {
         SavepointHandle older = ToolRun.savepoint(namespace, 3);
         ToolRun.savepoint(namespace, 9);
-        try (CheckpointStorage storage = ToolRun.open(namespace)) {
-            checkpoint(storage, 1, 10);
-            checkpoint(storage, 2, 11);
-        }
+        checkpointBothPipelines(namespace, 10, 11);
+        return older;
+    }
 
-        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                older.savepointId());
+    /** {@code keepsake prepare-restore} of the test job on {@code namespace}, restoring the savepoints named. */
+    private static ToolRun.Result prepareRestore(Path namespace, String... savepointIds) {
+        String[] args = new String[4 + savepointIds.length];
+        args[0] = "prepare-restore";
+        args[1] = "--namespace";
+        args[2] = namespace.toString();
+        args[3] = ToolRun.JOB;
+        System.arraycopy(savepointIds, 0, args, 4, savepointIds.length);
+        return ToolRun.run(args);
+    }
+
+    @Test
+    void theChosenOlderSavepointBecomesEachPipelinesNewestStateNumberedAboveEveryId() throws Exception {
+        SavepointHandle older = olderSavepointBehindNewerState(namespace);
+
+        ToolRun.Result r = prepareRestore(namespace, older.savepointId());
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.OK);
         assertThat(r.out()).contains("Pipeline 1 of job " + ToolRun.JOB + " restores savepoint " + older.savepointId()
@@ -71,7 +103,6 @@ class PrepareRestoreCommandTest {
 
     @Test
     void pipelinesSavedAtDifferentIdsRestoreAsOneNewIdAndPipelinesLeftOutAreNamed() throws Exception {
-        Path namespace = temp.resolve("ns");
         String p1 = pluginBundle(namespace, 1, 3);
         String p2 = pluginBundle(namespace, 2, 4);
         pluginBundle(namespace, 2, 20);
@@ -80,7 +111,7 @@ class PrepareRestoreCommandTest {
             checkpoint(storage, 3, 7);
         }
 
-        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB, p1, p2);
+        ToolRun.Result r = prepareRestore(namespace, p1, p2);
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.OK);
         assertThat(r.out()).contains("restores savepoint " + p1 + " (checkpoint 3) as checkpoint 21")
@@ -95,12 +126,10 @@ class PrepareRestoreCommandTest {
 
     @Test
     void aDamagedSavepointIsRefusedAndNothingIsWritten() throws Exception {
-        Path namespace = temp.resolve("ns");
         SavepointHandle damaged = ToolRun.savepoint(namespace, 3);
         ListInspectVerifyTest.flipByte(Path.of(damaged.location(), "_metadata.ser"), 20);
 
-        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                damaged.savepointId());
+        ToolRun.Result r = prepareRestore(namespace, damaged.savepointId());
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.CORRUPTED);
         assertThat(namespace.resolve(ToolRun.JOB)).satisfiesAnyOf(
@@ -109,12 +138,10 @@ class PrepareRestoreCommandTest {
 
     @Test
     void aPipelineNamedTwiceIsRefused() throws Exception {
-        Path namespace = temp.resolve("ns");
         SavepointHandle a = ToolRun.savepoint(namespace, 3);
         SavepointHandle b = ToolRun.savepoint(namespace, 4);
 
-        ToolRun.Result r = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                a.savepointId(), b.savepointId());
+        ToolRun.Result r = prepareRestore(namespace, a.savepointId(), b.savepointId());
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("pipeline 1").contains(a.savepointId()).contains(b.savepointId());
@@ -127,20 +154,12 @@ class PrepareRestoreCommandTest {
      */
     @Test
     void aSecondRunFindsTheCopyTheFirstWroteAndWritesNothing() throws Exception {
-        Path namespace = temp.resolve("ns");
-        SavepointHandle older = ToolRun.savepoint(namespace, 3);
-        ToolRun.savepoint(namespace, 9);
-        try (CheckpointStorage storage = ToolRun.open(namespace)) {
-            checkpoint(storage, 1, 10);
-            checkpoint(storage, 2, 11);
-        }
-        ToolRun.Result first = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                older.savepointId());
+        SavepointHandle older = olderSavepointBehindNewerState(namespace);
+        ToolRun.Result first = prepareRestore(namespace, older.savepointId());
         assertThat(first.exitCode()).as(first.err()).isEqualTo(ExitCodes.OK);
         int files = checkpointCount(namespace);
 
-        ToolRun.Result second = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                older.savepointId());
+        ToolRun.Result second = prepareRestore(namespace, older.savepointId());
         ToolRun.Result json = ToolRun.run("prepare-restore", "--json", "--namespace", namespace.toString(),
                 ToolRun.JOB, older.savepointId());
 
@@ -164,8 +183,7 @@ class PrepareRestoreCommandTest {
         try (CheckpointStorage storage = ToolRun.open(namespace)) {
             checkpoint(storage, 1, 13);
         }
-        ToolRun.Result third = ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                older.savepointId());
+        ToolRun.Result third = prepareRestore(namespace, older.savepointId());
         assertThat(third.exitCode()).as(third.err()).isEqualTo(ExitCodes.OK);
         assertThat(third.out()).contains("restores savepoint " + older.savepointId() + " (checkpoint 3) as checkpoint 14")
                 .doesNotContain("already");
@@ -174,17 +192,12 @@ class PrepareRestoreCommandTest {
     /** After one preparation, list says the job's newest state is held by the savepoint, not "migrate would write". */
     @Test
     void listDoesNotProposeMigratingThePreparedCopy() throws Exception {
-        Path namespace = temp.resolve("ns");
         SavepointHandle older = ToolRun.savepoint(namespace, 3);
-        try (CheckpointStorage storage = ToolRun.open(namespace)) {
-            checkpoint(storage, 1, 10);
-            checkpoint(storage, 2, 11);
-        }
+        checkpointBothPipelines(namespace, 10, 11);
         ToolRun.Result before = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
         assertThat(before.out()).contains("keepsake migrate " + ToolRun.JOB + " would write");
 
-        assertThat(ToolRun.run("prepare-restore", "--namespace", namespace.toString(), ToolRun.JOB,
-                older.savepointId()).exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(prepareRestore(namespace, older.savepointId()).exitCode()).isEqualTo(ExitCodes.OK);
         ToolRun.Result list = ToolRun.run("list", "--namespace", namespace.toString(), ToolRun.JOB);
 
         assertThat(list.exitCode()).as(list.err()).isEqualTo(ExitCodes.OK);

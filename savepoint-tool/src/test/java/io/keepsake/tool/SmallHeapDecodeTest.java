@@ -10,7 +10,7 @@ import io.keepsake.engine.ActionSubtaskState;
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.fixtures.tck.ChildJvm;
+import io.keepsake.fixtures.tck.ChildRun;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointHandle;
@@ -21,14 +21,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,42 +68,42 @@ class SmallHeapDecodeTest {
 
     @Test
     void verifyPassesInTheSmallHeap() throws Exception {
-        Run run = tool("verify", "verify", "--backend", "localfile", "--namespace", namespace.toString(), JOB,
+        ChildRun run = tool("verify", "verify", "--backend", "localfile", "--namespace", namespace.toString(), JOB,
                 savepoint.savepointId());
 
-        assertThat(run.exit).as(run.toString()).isZero();
-        assertThat(run.out).contains(savepoint.savepointId(), "OK");
+        assertThat(run.exit()).as(run.toString()).isZero();
+        assertThat(run.out()).contains(savepoint.savepointId(), "OK");
     }
 
     @Test
     void inspectDecodeReportsTheExhaustedHeapWithItsOwnExitCodeAndNoCorruption() throws Exception {
-        Run run = tool("inspect-json", "inspect", "--decode", "--json", "--backend", "localfile", "--namespace",
+        ChildRun run = tool("inspect-json", "inspect", "--decode", "--json", "--backend", "localfile", "--namespace",
                 namespace.toString(), JOB, savepoint.savepointId());
 
-        assertThat(run.exit).as(run.toString()).isEqualTo(ExitCodes.RESOURCES_EXHAUSTED).isEqualTo(6);
-        JsonNode doc = JsonMapper.builder().build().readTree(run.out);
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.RESOURCES_EXHAUSTED).isEqualTo(6);
+        JsonNode doc = JsonMapper.builder().build().readTree(run.out());
         List<String> problems = new ArrayList<>();
         for (Error e : schema().validate(doc)) {
             problems.add(e.toString());
         }
-        assertThat(problems).as(run.out).isEmpty();
+        assertThat(problems).as(run.out()).isEmpty();
         assertThat(doc.get("status").asString()).isEqualTo("resources exhausted");
         assertThat(doc.get("file").isNull()).as("file names only a file that failed to verify").isTrue();
         assertThat(doc.get("manifest")).hasSize(1);
         assertThat(doc.get("reason").asString()).contains(savepoint.savepointId(), "job " + JOB, "OutOfMemoryError",
                 "-Xmx", savepoint.meta().manifest().get(0).file());
-        assertThat(run.err).startsWith("keepsake inspect: resources exhausted: ");
-        assertThat(run.out + run.err).doesNotContainIgnoringCase("corrupt");
+        assertThat(run.err()).startsWith("keepsake inspect: resources exhausted: ");
+        assertThat(run.out() + run.err()).doesNotContainIgnoringCase("corrupt");
     }
 
     @Test
     void inspectDecodeAsTextSaysTheSame() throws Exception {
-        Run run = tool("inspect-text", "inspect", "--decode", "--backend", "localfile", "--namespace",
+        ChildRun run = tool("inspect-text", "inspect", "--decode", "--backend", "localfile", "--namespace",
                 namespace.toString(), JOB, savepoint.savepointId());
 
-        assertThat(run.exit).as(run.toString()).isEqualTo(6);
-        assertThat(run.out).contains("resources exhausted: Cannot read savepoint " + savepoint.savepointId(), "-Xmx");
-        assertThat(run.out + run.err).doesNotContainIgnoringCase("corrupt");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(6);
+        assertThat(run.out()).contains("resources exhausted: Cannot read savepoint " + savepoint.savepointId(), "-Xmx");
+        assertThat(run.out() + run.err()).doesNotContainIgnoringCase("corrupt");
     }
 
     private static Schema schema() throws IOException {
@@ -113,24 +111,8 @@ class SmallHeapDecodeTest {
                 .getSchema(Files.readString(Path.of("..", "docs", "keepsake-output.schema.json")));
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
     /** Runs the tool in a child JVM with the small heap (and without -XX:+ExitOnOutOfMemoryError). */
-    private static Run tool(String name, String... args) throws IOException, InterruptedException {
-        Path argFile = temp.resolve(name + ".args");
-        String cp = ChildJvm.testClassPath().replace("\\", "\\\\").replace("\"", "\\\"");
-        Files.writeString(argFile, "-cp\n\"" + cp + "\"\n", StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + XMX_MIB + "m", "-XX:+UseSerialGC", "@" + argFile, KeepsakeCli.class.getName()));
-        command.addAll(List.of(args));
-        Path out = temp.resolve(name + ".out");
-        Path err = temp.resolve(name + ".err");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly().waitFor();
-            throw new IllegalStateException("Child " + name + " did not end within 5 minutes: " + Files.readString(err));
-        }
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    private static ChildRun tool(String name, String... args) throws IOException, InterruptedException {
+        return ChildRun.withHeap(temp, name, XMX_MIB, KeepsakeCli.class, args);
     }
 }

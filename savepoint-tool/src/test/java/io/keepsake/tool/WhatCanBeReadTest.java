@@ -24,8 +24,7 @@ class WhatCanBeReadTest {
     @Test
     void inspectDecodeOfACorruptedPayloadStillPrintsTheMetadataAndTheReason() throws Exception {
         SavepointHandle sp = ToolRun.savepoint(namespace, 6);
-        Path payload = Path.of(sp.location(), sp.meta().manifest().get(0).file());
-        ListInspectVerifyTest.flipByte(payload, (int) Files.size(payload) / 2);
+        Path payload = ListInspectVerifyTest.flipMiddleOfFirstPayload(sp);
 
         ToolRun.Result r = ToolRun.run("inspect", "--decode", "--namespace", namespace.toString(), ToolRun.JOB,
                 sp.savepointId());

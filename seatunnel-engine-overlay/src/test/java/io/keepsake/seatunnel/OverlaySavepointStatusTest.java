@@ -135,39 +135,7 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
 
     /** A batch job: pipeline 1 of two FakeSource splits (about 2 s), pipeline 2 of many (longer than the test). */
     private static Path batchOfUnevenPipelines(Path dir) throws IOException {
-        StringBuilder sources = new StringBuilder();
-        StringBuilder sinks = new StringBuilder();
-        int[] splits = {2, Jobs.PROGRESS_SPLITS};
-        for (int p = 1; p <= 2; p++) {
-            sources.append("""
-                      FakeSource {
-                        result_table_name = "fake%d"
-                        row.num = %d
-                        split.num = %d
-                        split.read-interval = 10
-                        schema = { fields { name = "string", age = "int" } }
-                      }
-                    """.formatted(p, splits[p - 1] * Jobs.ROWS_PER_SPLIT, splits[p - 1]));
-            sinks.append("""
-                      Console {
-                        source_table_name = "fake%d"
-                        log.print.data = false
-                      }
-                    """.formatted(p));
-        }
-        Path file = dir.resolve("uneven.conf");
-        Files.writeString(file, """
-                env {
-                  parallelism = 1
-                  job.mode = "BATCH"
-                  checkpoint.interval = 1000
-                }
-                source {
-                %s}
-                sink {
-                %s}
-                """.formatted(sources, sinks));
-        return file;
+        return Jobs.write(dir, "uneven", "BATCH", 1000, new int[] {2, Jobs.PROGRESS_SPLITS}, Map.of());
     }
 
     private static String engineLog() {

@@ -1,8 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
-import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
@@ -46,9 +44,7 @@ class FailedSavepointRefusalTest {
     }
 
     private static PipelineState state(int pipeline, long checkpointId, CheckpointType type) {
-        byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(Long.parseLong(JOB), pipeline,
-                checkpointId, 10 + checkpointId, type, 20 + checkpointId, Map.of(), Map.of()));
-        return PipelineState.builder().jobId(JOB).pipelineId(pipeline).checkpointId(checkpointId).states(bytes).build();
+        return EngineStates.of(JOB, pipeline, checkpointId, type);
     }
 
     @Test

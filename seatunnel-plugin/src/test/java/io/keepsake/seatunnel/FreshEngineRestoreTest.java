@@ -2,6 +2,7 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.storage.SavepointHandle;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -13,15 +14,15 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Scenario 7: a new engine (a fresh member on the same namespace) restores a job the previous one saved. */
+@ExtendWith(ScenarioNamespace.class)
 class FreshEngineRestoreTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
-    void aFreshEngineRestoresAJobThePreviousEngineSaved(@TempDir Path dir) throws Exception {
+    void aFreshEngineRestoresAJobThePreviousEngineSaved(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
         Map<String, String> config = Map.of("namespace", ns.root().toString());
         Path conf = Jobs.streaming(dir, "fresh", 1, 1000);
 

@@ -3,6 +3,7 @@ package io.keepsake.seatunnel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 
 /** SeaTunnel job files for the tests: FakeSource into Console, streaming or batch, one or two pipelines. */
@@ -66,9 +67,22 @@ final class Jobs {
      */
     static Path write(Path dir, String name, String mode, int pipelines, long interval, int splits,
                       Map<String, String> env) throws IOException {
+        int[] splitsPerPipeline = new int[pipelines];
+        Arrays.fill(splitsPerPipeline, splits);
+        return write(dir, name, mode, interval, splitsPerPipeline, env);
+    }
+
+    /**
+     * A job of one FakeSource-to-Console pipeline per entry of {@code splitsPerPipeline}, pipeline
+     * {@code p} of {@code splitsPerPipeline[p - 1]} splits, in {@code mode} (STREAMING or BATCH),
+     * with {@code env} added to its env block.
+     */
+    static Path write(Path dir, String name, String mode, long interval, int[] splitsPerPipeline,
+                      Map<String, String> env) throws IOException {
         StringBuilder sources = new StringBuilder();
         StringBuilder sinks = new StringBuilder();
-        for (int p = 1; p <= pipelines; p++) {
+        for (int p = 1; p <= splitsPerPipeline.length; p++) {
+            int splits = splitsPerPipeline[p - 1];
             sources.append("""
                       FakeSource {
                         result_table_name = "fake%d"

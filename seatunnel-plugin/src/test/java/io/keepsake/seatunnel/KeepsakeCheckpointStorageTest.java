@@ -1,7 +1,6 @@
 package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
-import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
@@ -46,9 +45,7 @@ class KeepsakeCheckpointStorageTest {
     }
 
     private static PipelineState state(int pipeline, long checkpointId, CheckpointType type) {
-        byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(Long.parseLong(JOB), pipeline,
-                checkpointId, 10 + checkpointId, type, 20 + checkpointId, Map.of(), Map.of()));
-        return PipelineState.builder().jobId(JOB).pipelineId(pipeline).checkpointId(checkpointId).states(bytes).build();
+        return EngineStates.of(JOB, pipeline, checkpointId, type);
     }
 
     @Test
@@ -250,9 +247,7 @@ class KeepsakeCheckpointStorageTest {
     }
 
     private static PipelineState savepointWithTrigger(long checkpointId, long triggerTimestamp) {
-        byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(Long.parseLong(JOB), 1,
-                checkpointId, triggerTimestamp, CheckpointType.SAVEPOINT_TYPE, triggerTimestamp + 1, Map.of(), Map.of()));
-        return PipelineState.builder().jobId(JOB).pipelineId(1).checkpointId(checkpointId).states(bytes).build();
+        return EngineStates.of(JOB, 1, checkpointId, CheckpointType.SAVEPOINT_TYPE, triggerTimestamp, triggerTimestamp + 1);
     }
 
     @Test

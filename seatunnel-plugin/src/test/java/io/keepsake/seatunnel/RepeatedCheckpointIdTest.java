@@ -9,6 +9,7 @@ import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointCorruptedException;
 import io.keepsake.storage.SavepointHandle;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -35,16 +36,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * savepoint and deletes the job's checkpoint files (the engine keeps them when the newest is a
  * savepoint): without them a restore reads the bundles.
  */
+@ExtendWith(ScenarioNamespace.class)
 class RepeatedCheckpointIdTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final int DAMAGED = 10;
 
     @Test
-    void aSavepointOnTheIdOfASkippedDamagedBundleIsKeptAndRestoredNext(@TempDir Path dir) throws Exception {
+    void aSavepointOnTheIdOfASkippedDamagedBundleIsKeptAndRestoredNext(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
         Map<String, String> config = Map.of("namespace", ns.root().toString());
         Path conf = Jobs.streaming(dir, "repeat", 1, 3000);
         try (EmbeddedEngine engine = EmbeddedEngine.start()) {

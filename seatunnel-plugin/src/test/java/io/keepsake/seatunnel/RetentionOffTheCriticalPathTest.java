@@ -1,7 +1,5 @@
 package io.keepsake.seatunnel;
 
-import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.wire.LegacyCheckpointCodec;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.localfile.LocalFileSystem;
@@ -16,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,9 +63,7 @@ class RetentionOffTheCriticalPathTest {
     }
 
     private static PipelineState state(long checkpointId, CheckpointType type) {
-        byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(Long.parseLong(JOB), 1,
-                checkpointId, 10 + checkpointId, type, 20 + checkpointId, Map.of(), Map.of()));
-        return PipelineState.builder().jobId(JOB).pipelineId(1).checkpointId(checkpointId).states(bytes).build();
+        return EngineStates.of(JOB, 1, checkpointId, type);
     }
 
     @Test

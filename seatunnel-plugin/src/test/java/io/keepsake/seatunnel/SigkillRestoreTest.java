@@ -6,6 +6,7 @@ import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
 import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
@@ -27,15 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * while it checkpoints, and another while it saves; then a new engine restores both jobs. What the
  * plugin returns must always decode, every listed savepoint must verify, and the jobs must run on.
  */
+@ExtendWith(ScenarioNamespace.class)
 class SigkillRestoreTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    void killedEngineNeverLeavesTornStateAndANewEngineRestores(@TempDir Path dir) throws Exception {
+    void killedEngineNeverLeavesTornStateAndANewEngineRestores(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
         Path conf = Jobs.streaming(dir, "crash", 1, 200);
 
         // Round 1: killed between and during checkpoints (200 ms interval, rotation to 3).

@@ -2,6 +2,7 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.fixtures.faults.CallCountingFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineStateCodec;
 import io.keepsake.storage.SavepointStorage;
@@ -239,17 +240,17 @@ class StoreCostTest extends WithEmbeddedEngine {
     /** Counts the file system calls of one checkpoint store and one savepoint store (after a first store of each). */
     private static void countCalls(Path root, String jobId, CompletedCheckpoint checkpoint) throws Exception {
         Files.createDirectories(root);
-        CountingFileSystem fs = new CountingFileSystem(new LocalFileSystem());
+        CallCountingFileSystem fs = new CallCountingFileSystem(new LocalFileSystem());
         try (KeepsakeStorage storage = KeepsakeStorage.open(fs, StorageOptions.of(root.toString(), null, 0))) {
             KeepsakeCheckpointStorage plugin = new KeepsakeCheckpointStorage(storage, (SavepointStorage) storage);
             for (int round = 0; round < 2; round++) {
                 long id = 20_000 + 2L * round;
                 fs.takeCounts();
                 plugin.storeCheckPoint(seatunnelState(jobId, id, withId(checkpoint, id, CheckpointType.CHECKPOINT_TYPE)));
-                Map<String, Integer> checkpointCalls = fs.takeCounts();
+                Map<String, Long> checkpointCalls = fs.takeCounts();
                 plugin.storeCheckPoint(seatunnelState(jobId, id + 1, withId(checkpoint, id + 1,
                         CheckpointType.SAVEPOINT_TYPE)));
-                Map<String, Integer> savepointCalls = fs.takeCounts();
+                Map<String, Long> savepointCalls = fs.takeCounts();
                 if (round == 1) {
                     Figures.record("cost: file system calls of one checkpoint store", checkpointCalls);
                     Figures.record("cost: file system calls of one savepoint store (bundle + .ser)", savepointCalls);

@@ -1,16 +1,11 @@
 package io.keepsake.storage.hdfs;
 
-import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.fixtures.tck.FormatVersionsContractTest;
+import io.keepsake.fixtures.tck.FormatVersionsOnFileSystem;
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
 import io.keepsake.reader.SavepointReaderRegistry;
-import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.util.Map;
 
 /**
  * The whole backend contract kit, fault-injection sweep included, on a real (in-process) HDFS,
@@ -33,21 +28,10 @@ class HdfsContractTest extends StorageFaultContractTest {
 
     /** Format versions 1 and 2 written into one root of this cluster, read through the reader registry. */
     @Nested
-    class FormatVersions extends FormatVersionsContractTest {
-
-        @Override
-        protected StorageFileSystem fileSystem() {
-            return hdfs.fs();
-        }
-
-        @Override
-        protected String newBaseDirectory() {
-            return hdfs.fs().normalizeRoot(hdfs.freshDirectory("/versions"));
-        }
-
-        @Override
-        protected Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
-            return SavepointReaderRegistry.standard().read(storage, handle);
+    class FormatVersions extends FormatVersionsOnFileSystem {
+        FormatVersions() {
+            super(hdfs.fs(), () -> hdfs.fs().normalizeRoot(hdfs.freshDirectory("/versions")),
+                    SavepointReaderRegistry.standard()::read);
         }
     }
 }

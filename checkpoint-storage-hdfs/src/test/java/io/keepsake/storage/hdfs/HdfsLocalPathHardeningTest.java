@@ -1,14 +1,12 @@
 package io.keepsake.storage.hdfs;
 
+import io.keepsake.fixtures.fs.LinkedTree;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -19,16 +17,19 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 
+import static io.keepsake.fixtures.fs.LinkedTree.assertARootBehindALinkWorks;
+import static io.keepsake.fixtures.fs.LinkedTree.mkfifo;
+import static io.keepsake.fixtures.fs.LinkedTree.primitivesThroughALink;
+import static io.keepsake.fixtures.fs.LinkedTree.save;
+import static io.keepsake.fixtures.fs.LinkedTree.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -45,9 +46,7 @@ class HdfsLocalPathHardeningTest {
     Path temp;
 
     HdfsFileSystem fs;
-    Path ns;
-    Path spRoot;
-    Path elsewhere;
+    LinkedTree tree;
     KeepsakeStorage storage;
 
     @BeforeEach
@@ -55,14 +54,8 @@ class HdfsLocalPathHardeningTest {
         Configuration conf = new Configuration();
         conf.set("fs.defaultFS", "file:///");
         fs = new HdfsFileSystem(conf);
-        ns = temp.resolve("ns");
-        spRoot = ns.resolve("savepoint");
-        elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
-        Files.createDirectories(elsewhere.resolve("important-project"));
-        Files.write(elsewhere.resolve("important-project").resolve("_metadata.ser"), new byte[] {1, 2, 3});
-        Files.write(elsewhere.resolve("important-project").resolve("thesis.txt"), new byte[] {4, 5, 6});
-        Files.createDirectories(spRoot);
-        storage = KeepsakeStorage.open(fs, ns.toString(), null, 0);
+        tree = LinkedTree.under(temp);
+        storage = KeepsakeStorage.open(fs, tree.ns().toString(), null, 0);
     }
 
     @AfterEach
@@ -70,45 +63,27 @@ class HdfsLocalPathHardeningTest {
         fs.close();
     }
 
-    private static List<String> snapshot(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.map(p -> dir.relativize(p).toString()).sorted().toList();
-        }
-    }
-
-    private static SavepointHandle save(KeepsakeStorage s, String job, String id) {
-        try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(job, id, SavepointKind.MANUAL, "t",
-                "engine-wire-v1", 1L, Map.of()))) {
-            try (OutputStream out = w.openPayload(1, 1)) {
-                out.write(new byte[] {9, 9, 9});
-            }
-            return w.commit(2L);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     @Test
     void aLinkedJobIsRefusedForDeleteListAndSaveAndNothingOutsideChanges() throws IOException {
         save(storage, "job", "sp-0");
-        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Files.createSymbolicLink(tree.spRoot().resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
                 .isInstanceOf(SavepointStorageException.class).hasMessageContaining("symbolic link")
-                .hasMessageContaining(spRoot.resolve("evil").toString());
+                .hasMessageContaining(tree.spRoot().resolve("evil").toString());
         assertThatThrownBy(() -> storage.listSavepoints("evil")).isInstanceOf(SavepointStorageException.class)
                 .hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> save(storage, "evil", "sp-1")).isInstanceOf(SavepointStorageException.class);
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
-        assertThat(Files.exists(elsewhere.resolve("important-project").resolve("thesis.txt"))).isTrue();
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
+        assertThat(Files.exists(tree.elsewhere().resolve("important-project").resolve("thesis.txt"))).isTrue();
     }
 
     @Test
     void aStagingLinkAndALinkedCheckpointDirectoryReceiveNothing() throws Exception {
-        Path job = Files.createDirectories(spRoot.resolve("job"));
-        Files.createSymbolicLink(job.resolve(".staging"), elsewhere);
-        Files.createSymbolicLink(ns.resolve("cpjob"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Path job = Files.createDirectories(tree.spRoot().resolve("job"));
+        Files.createSymbolicLink(job.resolve(".staging"), tree.elsewhere());
+        Files.createSymbolicLink(tree.ns().resolve("cpjob"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         try {
             // Without atomic directory rename (file://) the savepoint is staged in its own directory,
             // so .staging may not be used at all; either way nothing may reach the link's target.
@@ -122,48 +97,28 @@ class HdfsLocalPathHardeningTest {
                 .hasMessageContaining(".staging").hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> storage.deleteCheckpoint("cpjob")).isInstanceOf(KeepsakeException.class)
                 .hasMessageContaining("symbolic link");
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
     }
 
     @Test
     void everyPrimitiveRefusesALinkBelowTheRoot() throws IOException {
         String root = fs.normalizeRoot(temp.resolve("root").toString());
         Path rootDir = Files.createDirectories(temp.resolve("root"));
-        Files.createSymbolicLink(rootDir.resolve("evil"), elsewhere);
-        String inside = root + "/evil/important-project";
-        List<String> before = snapshot(elsewhere);
-        List<Executable> calls = List.of(
-                () -> fs.create(inside + "/new", true).close(),
-                () -> fs.create(inside + "/new", false).close(),
-                () -> fs.createInExistingDirectory(inside + "/new", true).close(),
-                () -> fs.open(inside + "/thesis.txt").close(),
-                () -> fs.list(inside),
-                () -> fs.list(root + "/evil"),
-                () -> fs.stat(inside + "/thesis.txt"),
-                () -> fs.delete(inside, true),
-                () -> fs.delete(root + "/evil", true),
-                () -> fs.delete(inside + "/thesis.txt", false),
-                () -> fs.mkdirs(inside + "/sub"),
-                () -> fs.rename(inside + "/thesis.txt", root + "/stolen"),
-                () -> fs.syncDirectory(inside));
+        Files.createSymbolicLink(rootDir.resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
+        List<Executable> calls = new ArrayList<>(primitivesThroughALink(fs, root));
+        calls.add(() -> fs.delete(root + "/evil", true));
         for (Executable call : calls) {
             assertThatThrownBy(call::execute).isInstanceOf(FileSystemException.class)
                     .hasMessageContaining("symbolic link");
         }
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
         assertThat(fs.list(root)).extracting(FileStatus::type).containsExactly(FileStatus.Type.SYMBOLIC_LINK);
     }
 
     @Test
     void aRootBehindALinkIsResolvedOnceAndWorks() throws Exception {
-        Path disk = Files.createDirectories(temp.resolve("mnt-disk"));
-        Path data = Files.createSymbolicLink(temp.resolve("data"), disk);
-        KeepsakeStorage linked = KeepsakeStorage.open(fs, data.resolve("ns").toString(), null, 0);
-        save(linked, "job", "sp-1");
-        linked.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {7}));
-        assertThat(linked.readSavepoint("job", "sp-1").payloads()).hasSize(1);
-        assertThat(linked.getLatestCheckpoint("job")).hasSize(1);
-        assertThat(disk.resolve("ns").resolve("savepoint").resolve("job").resolve("sp-1")).isDirectory();
+        assertARootBehindALinkWorks(temp, root -> KeepsakeStorage.open(fs, root, null, 0));
     }
 
     @Test
@@ -184,21 +139,16 @@ class HdfsLocalPathHardeningTest {
         assertThat(temp.resolve("r2/a/b/second")).hasBinaryContent(new byte[] {2});
     }
 
-    private static void mkfifo(Path path) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
-        assertThat(p.waitFor()).isZero();
-    }
-
     @Test
     void fifosAreReportedNeverOpenedAndNeverBlock() throws Exception {
         SavepointHandle h = save(storage, "job", "sp-1");
         Path payload = Path.of(h.location().replaceFirst("^file://", ""), h.meta().manifest().get(0).file());
         Files.delete(payload);
         mkfifo(payload);
-        Path broken = Files.createDirectories(spRoot.resolve("job").resolve("sp-fifo"));
+        Path broken = Files.createDirectories(tree.spRoot().resolve("job").resolve("sp-fifo"));
         mkfifo(broken.resolve("_metadata.ser"));
         storage.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {1}));
-        mkfifo(ns.resolve("job").resolve("1700000000000-123-1-2.ser"));
+        mkfifo(tree.ns().resolve("job").resolve("1700000000000-123-1-2.ser"));
         assertTimeoutPreemptively(HANG, () -> {
             assertThat(fs.stat(payload.toString())).get().extracting(FileStatus::type).isEqualTo(FileStatus.Type.OTHER);
             assertThatThrownBy(() -> fs.open(payload.toString())).isInstanceOf(FileSystemException.class)

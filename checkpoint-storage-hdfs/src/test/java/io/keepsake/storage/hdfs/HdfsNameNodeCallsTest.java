@@ -1,25 +1,19 @@
 package io.keepsake.storage.hdfs;
 
-import io.keepsake.fixtures.faults.ForwardingFileSystem;
-import io.keepsake.fixtures.faults.ForwardingOutputStream;
+import io.keepsake.fixtures.faults.CallCountingFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointWriter;
+import io.keepsake.storage.internal.ComposedStorage;
 import io.keepsake.storage.internal.InFlightAttempts;
-import io.keepsake.storage.spi.FileStatus;
-import io.keepsake.storage.spi.StorageFileSystem;
-import io.keepsake.storage.spi.SyncableOutputStream;
+import io.keepsake.storage.internal.NewestMarkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,127 +28,27 @@ class HdfsNameNodeCallsTest {
     @RegisterExtension
     static final MiniHdfsPerClass hdfs = new MiniHdfsPerClass();
 
-    /**
-     * Counts the primitive calls (stream syncs and closes included) the protocol makes, on whatever
-     * thread: a payload's sync and close run on the sync pool or, when still queued at commit, on
-     * the committing thread, so counting one thread only would count what a busy machine moves
-     * between them. The lease renewer's calls are left out: how often it runs during a save is time.
-     */
-    private static final class Counting extends ForwardingFileSystem {
-        final Map<String, Integer> calls = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
-
-        Counting(StorageFileSystem delegate) {
-            super(delegate);
-        }
-
-        private void count(String what) {
-            String thread = Thread.currentThread().getName();
-            // the lease renewer and the tidying after a commit run on their own schedule, not the commit's
-            if (!thread.equals(InFlightAttempts.RENEWER_THREAD_NAME) && !thread.equals(InFlightAttempts.TIDYING_THREAD_NAME)
-                    && !thread.equals(io.keepsake.storage.internal.NewestMarkers.TIDY_THREAD_NAME)) {
-                calls.merge(what, 1, Integer::sum);
-            }
-        }
-
-        int total() {
-            synchronized (calls) {
-                return calls.values().stream().mapToInt(Integer::intValue).sum();
-            }
-        }
-
-        private SyncableOutputStream counting(SyncableOutputStream out) {
-            return new ForwardingOutputStream(out) {
-                @Override
-                public void sync() throws IOException {
-                    count("sync");
-                    super.sync();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    count("close");
-                    super.close();
-                }
-            };
-        }
-
-        @Override
-        public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
-            count("create");
-            return counting(super.create(path, mustCreate));
-        }
-
-        @Override
-        public SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
-            count("create");
-            return counting(super.createInExistingDirectory(path, mustCreate));
-        }
-
-        @Override
-        public InputStream open(String path) throws IOException {
-            count("open");
-            return super.open(path);
-        }
-
-        @Override
-        public List<FileStatus> list(String directory) throws IOException {
-            count("list");
-            return super.list(directory);
-        }
-
-        @Override
-        public List<String> listNames(String directory) throws IOException {
-            count("list");
-            return super.listNames(directory);
-        }
-
-        @Override
-        public Optional<FileStatus> stat(String path) throws IOException {
-            count("stat");
-            return super.stat(path);
-        }
-
-        @Override
-        public void rename(String source, String target) throws IOException {
-            count("rename");
-            super.rename(source, target);
-        }
-
-        @Override
-        public boolean delete(String path, boolean recursive) throws IOException {
-            count("delete");
-            return super.delete(path, recursive);
-        }
-
-        @Override
-        public void mkdirs(String path) throws IOException {
-            count("mkdirs");
-            super.mkdirs(path);
-        }
-
-        @Override
-        public void syncDirectory(String directory) throws IOException {
-            count("syncDirectory");
-            super.syncDirectory(directory);
-        }
-    }
-
     @Test
     void aSavepointCostsAConstantPlusAConstantPerFile() throws IOException {
         int[] pipelines = {1, 2, 4, 8};
         int[] totals = new int[pipelines.length];
         String root = hdfs.freshDirectory("calls");
         try (HdfsFileSystem raw = hdfs.newFileSystem()) {
-            Counting fs = new Counting(raw);
+            // every thread counts (a payload's sync and close run on the sync pool or, when still
+            // queued at commit, on the committing thread) but the lease renewer's and the tidying's,
+            // which run on their own schedule, not the commit's
+            CallCountingFileSystem fs = new CallCountingFileSystem(raw, CallCountingFileSystem.exceptThreads(
+                    InFlightAttempts.RENEWER_THREAD_NAME, InFlightAttempts.TIDYING_THREAD_NAME,
+                    NewestMarkers.TIDY_THREAD_NAME));
             try (KeepsakeStorage storage = KeepsakeStorage.open(fs, root + "/ns", null)) {
                 commit(storage, "warm-up", 1);
                 for (int i = 0; i < pipelines.length; i++) {
-                    ((io.keepsake.storage.internal.ComposedStorage) storage).awaitTidying();
-                    fs.calls.clear();
+                    ((ComposedStorage) storage).awaitTidying();
+                    fs.reset();
                     commit(storage, "sp-" + pipelines[i], pipelines[i]);
-                    totals[i] = fs.total();
+                    totals[i] = (int) fs.total();
                     System.out.println("HDFS savepoint of " + pipelines[i] + " file(s): " + totals[i]
-                            + " file-system calls " + fs.calls);
+                            + " file-system calls " + fs.counts());
                 }
             }
         }

@@ -1,14 +1,12 @@
 package io.keepsake.storage.localfile;
 
+import io.keepsake.fixtures.fs.LinkedTree;
 import io.keepsake.storage.KeepsakeException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,16 +16,18 @@ import org.junit.jupiter.api.function.Executable;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 
+import static io.keepsake.fixtures.fs.LinkedTree.assertARootBehindALinkWorks;
+import static io.keepsake.fixtures.fs.LinkedTree.mkfifo;
+import static io.keepsake.fixtures.fs.LinkedTree.primitivesThroughALink;
+import static io.keepsake.fixtures.fs.LinkedTree.save;
+import static io.keepsake.fixtures.fs.LinkedTree.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -44,68 +44,31 @@ class LocalPathHardeningTest {
     @TempDir
     Path temp;
 
-    Path ns;
-    Path spRoot;
-    Path elsewhere;
+    LinkedTree tree;
     KeepsakeStorage storage;
 
     @BeforeEach
     void setUp() throws IOException {
-        ns = temp.resolve("ns");
-        spRoot = ns.resolve("savepoint");
-        elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
-        Files.createDirectories(elsewhere.resolve("important-project"));
-        Files.write(elsewhere.resolve("important-project").resolve("_metadata.ser"), new byte[] {1, 2, 3});
-        Files.write(elsewhere.resolve("important-project").resolve("thesis.txt"), new byte[] {4, 5, 6});
-        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), ns.toString(), null);
-        Files.createDirectories(spRoot);
-    }
-
-    private List<String> snapshot(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.map(p -> dir.relativize(p) + (Files.isRegularFile(p) ? ":" + size(p) : "")).sorted().toList();
-        }
-    }
-
-    private static long size(Path p) {
-        try {
-            return Files.size(p);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static SavepointRequest request(String job, String id) {
-        return new SavepointRequest(job, id, SavepointKind.MANUAL, "t", "engine-wire-v1", 1L, Map.of());
-    }
-
-    private static SavepointHandle save(KeepsakeStorage s, String job, String id) {
-        try (SavepointWriter w = s.beginSavepoint(request(job, id))) {
-            try (OutputStream out = w.openPayload(1, 1)) {
-                out.write(new byte[] {9, 9, 9});
-            }
-            return w.commit(2L);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        tree = LinkedTree.under(temp);
+        storage = KeepsakeStorage.open(new LocalFileSystem(), tree.ns().toString(), null);
     }
 
     @Test
     void deletingASavepointThroughALinkedJobIsRefusedAndNothingOutsideChanges() throws IOException {
         save(storage, "job", "sp-0");
-        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Files.createSymbolicLink(tree.spRoot().resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
                 .isInstanceOf(SavepointStorageException.class)
-                .hasMessageContaining(spRoot.resolve("evil").toString())
+                .hasMessageContaining(tree.spRoot().resolve("evil").toString())
                 .hasMessageContaining("symbolic link");
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
-        assertThat(Files.isSymbolicLink(spRoot.resolve("evil"))).isTrue();
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
+        assertThat(Files.isSymbolicLink(tree.spRoot().resolve("evil"))).isTrue();
     }
 
     @Test
     void listingAndReadingThroughALinkedJobIsRefused() throws IOException {
-        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
+        Files.createSymbolicLink(tree.spRoot().resolve("evil"), tree.elsewhere());
         assertThatThrownBy(() -> storage.listSavepoints("evil")).isInstanceOf(SavepointStorageException.class)
                 .hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> storage.readMetadata("evil", "important-project"))
@@ -115,16 +78,16 @@ class LocalPathHardeningTest {
 
     @Test
     void savingThroughALinkedJobIsRefusedAndWritesNothingOutside() throws IOException {
-        Files.createSymbolicLink(spRoot.resolve("evil"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Files.createSymbolicLink(tree.spRoot().resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         assertThatThrownBy(() -> save(storage, "evil", "sp-1")).isInstanceOf(SavepointStorageException.class);
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
     }
 
     @Test
     void aStagingDirectoryThatIsALinkReceivesNothing() throws IOException {
         save(storage, "job", "sp-0");
-        Path staging = spRoot.resolve("job").resolve(".staging");
+        Path staging = tree.spRoot().resolve("job").resolve(".staging");
         if (Files.exists(staging)) {
             storage.collectGarbage(Duration.ZERO);
             Files.deleteIfExists(staging);
@@ -138,28 +101,20 @@ class LocalPathHardeningTest {
 
     @Test
     void checkpointsThroughALinkedJobDirectoryAreRefusedNotLost() throws Exception {
-        Files.createSymbolicLink(ns.resolve("evil"), elsewhere);
-        List<String> before = snapshot(elsewhere);
+        Files.createSymbolicLink(tree.ns().resolve("evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
         assertThatThrownBy(() -> storage.storeCheckPoint(new PipelineState("evil", 1, 1, new byte[] {1})))
                 .isInstanceOf(CheckpointStorageException.class).hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> storage.getAllCheckpoints("evil")).isInstanceOf(CheckpointStorageException.class);
         assertThatThrownBy(() -> storage.deleteCheckpoint("evil")).isInstanceOf(KeepsakeException.class)
                 .hasMessageContaining("symbolic link").hasMessageContaining("evil");
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
-        assertThat(ns.resolve("evil")).isSymbolicLink();
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
+        assertThat(tree.ns().resolve("evil")).isSymbolicLink();
     }
 
     @Test
     void aRootThatIsItselfALinkIsResolvedOnceAndWorks() throws Exception {
-        Path disk = Files.createDirectories(temp.resolve("mnt-disk"));
-        Path data = Files.createSymbolicLink(temp.resolve("data"), disk);
-        try (KeepsakeStorage linked = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), data.resolve("ns").toString(), null)) {
-            save(linked, "job", "sp-1");
-            linked.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {7}));
-            assertThat(linked.readSavepoint("job", "sp-1").payloads()).hasSize(1);
-            assertThat(linked.getLatestCheckpoint("job")).hasSize(1);
-        }
-        assertThat(disk.resolve("ns").resolve("savepoint").resolve("job").resolve("sp-1")).isDirectory();
+        assertARootBehindALinkWorks(temp, root -> KeepsakeStorage.open(new LocalFileSystem(), root, null));
     }
 
     @Test
@@ -167,22 +122,9 @@ class LocalPathHardeningTest {
         LocalFileSystem fs = new LocalFileSystem();
         String root = fs.normalizeRoot(temp.resolve("root").toString());
         Files.createDirectories(Path.of(root));
-        Files.createSymbolicLink(Path.of(root, "evil"), elsewhere);
-        String inside = root + "/evil/important-project";
-        List<String> before = snapshot(elsewhere);
-        List<Executable> calls = List.of(
-                () -> fs.create(inside + "/new", true).close(),
-                () -> fs.create(inside + "/new", false).close(),
-                () -> fs.createInExistingDirectory(inside + "/new", true).close(),
-                () -> fs.open(inside + "/thesis.txt").close(),
-                () -> fs.list(inside),
-                () -> fs.list(root + "/evil"),
-                () -> fs.stat(inside + "/thesis.txt"),
-                () -> fs.delete(inside, true),
-                () -> fs.delete(inside + "/thesis.txt", false),
-                () -> fs.mkdirs(inside + "/sub"),
-                () -> fs.rename(inside + "/thesis.txt", root + "/stolen"),
-                () -> fs.syncDirectory(inside));
+        Files.createSymbolicLink(Path.of(root, "evil"), tree.elsewhere());
+        List<String> before = snapshot(tree.elsewhere());
+        List<Executable> calls = primitivesThroughALink(fs, root);
         for (Executable call : calls) {
             assertThatThrownBy(call::execute).isInstanceOf(FileSystemException.class)
                     .hasMessageContaining(root + "/evil").hasMessageContaining("symbolic link");
@@ -191,7 +133,7 @@ class LocalPathHardeningTest {
         Files.write(Path.of(root, "real", "f"), new byte[] {1});
         assertThatThrownBy(() -> fs.rename(root + "/real/f", root + "/evil/f"))
                 .isInstanceOf(FileSystemException.class).hasMessageContaining("symbolic link");
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
         // The link itself, as a last component, is listed as what it is; a recursive delete refuses it,
         // a plain delete removes the entry, never its target.
         assertThat(fs.list(root)).filteredOn(s -> s.name().equals("evil"))
@@ -199,7 +141,7 @@ class LocalPathHardeningTest {
         assertThatThrownBy(() -> fs.delete(root + "/evil", true)).isInstanceOf(FileSystemException.class)
                 .hasMessageContaining("symbolic link");
         assertThat(fs.delete(root + "/evil", false)).isTrue();
-        assertThat(snapshot(elsewhere)).isEqualTo(before);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(before);
     }
 
     @Test
@@ -221,13 +163,6 @@ class LocalPathHardeningTest {
                 .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
     }
 
-    // ------------------------------------------------------------------ FIFOs
-
-    static void mkfifo(Path path) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
-        assertThat(p.waitFor()).as("mkfifo " + path).isZero();
-    }
-
     @Test
     void aFifoIsReportedAsOtherAndNeverOpened() throws Exception {
         LocalFileSystem fs = new LocalFileSystem();
@@ -247,7 +182,7 @@ class LocalPathHardeningTest {
     @Test
     void aFifoNamedMetadataNeverBlocksListingReadingOrGc() throws Exception {
         save(storage, "job", "sp-ok");
-        Path dir = Files.createDirectories(spRoot.resolve("job").resolve("sp-fifo"));
+        Path dir = Files.createDirectories(tree.spRoot().resolve("job").resolve("sp-fifo"));
         mkfifo(dir.resolve("_metadata.ser"));
         assertTimeoutPreemptively(HANG, () -> {
             assertThat(storage.listSavepoints("job")).extracting(SavepointHandle::savepointId)
@@ -267,14 +202,14 @@ class LocalPathHardeningTest {
     @Test
     void plantedEntriesAndMarkersInAJobFolderAreHintsThatReadingRefuses() throws Exception {
         save(storage, "job", "sp-ok");
-        Path job = spRoot.resolve("job");
+        Path job = tree.spRoot().resolve("job");
         mkfifo(job.resolve("sp-fifo"));
-        Files.createSymbolicLink(job.resolve("sp-link"), elsewhere.resolve("important-project"));
+        Files.createSymbolicLink(job.resolve("sp-link"), tree.elsewhere().resolve("important-project"));
         Files.write(job.resolve("sp-file"), new byte[] {7});
         Files.createFile(job.resolve(".index").resolve("1_99@sp-fifo"));
         Files.createFile(job.resolve(".index").resolve("1_98@sp-link"));
         mkfifo(job.resolve(".index").resolve("1_97@sp-file"));
-        List<String> outside = snapshot(elsewhere);
+        List<String> outside = snapshot(tree.elsewhere());
         assertTimeoutPreemptively(HANG, () -> {
             var hints = storage.hintSavepoints("job");
             assertThat(hints).extracting(io.keepsake.storage.SavepointHint::savepointId)
@@ -287,7 +222,7 @@ class LocalPathHardeningTest {
             }
             assertThat(storage.readMetadata("job", "sp-ok").savepointId()).isEqualTo("sp-ok");
         });
-        assertThat(snapshot(elsewhere)).isEqualTo(outside);
+        assertThat(snapshot(tree.elsewhere())).isEqualTo(outside);
     }
 
     @Test
@@ -297,7 +232,7 @@ class LocalPathHardeningTest {
         Files.createDirectories(dir.resolve("sub"));
         Files.write(dir.resolve("file"), new byte[] {1});
         mkfifo(dir.resolve("fifo"));
-        Files.createSymbolicLink(dir.resolve("link"), elsewhere);
+        Files.createSymbolicLink(dir.resolve("link"), tree.elsewhere());
         assertTimeoutPreemptively(HANG, () -> {
             assertThat(fs.listNames(dir.toString())).containsExactlyInAnyOrderElementsOf(
                     fs.list(dir.toString()).stream().map(FileStatus::name).toList());
@@ -328,7 +263,7 @@ class LocalPathHardeningTest {
     @Test
     void aFifoInACheckpointJobDirectoryNeverBlocks() throws Exception {
         storage.storeCheckPoint(new PipelineState("job", 1, 1, new byte[] {1}));
-        mkfifo(ns.resolve("job").resolve("1700000000000-123-1-2.ser"));
+        mkfifo(tree.ns().resolve("job").resolve("1700000000000-123-1-2.ser"));
         assertTimeoutPreemptively(HANG, () -> {
             try {
                 List<PipelineState> latest = storage.getLatestCheckpoint("job");

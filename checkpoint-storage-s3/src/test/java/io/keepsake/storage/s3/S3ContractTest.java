@@ -1,16 +1,11 @@
 package io.keepsake.storage.s3;
 
-import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.fixtures.tck.FormatVersionsContractTest;
+import io.keepsake.fixtures.tck.FormatVersionsOnFileSystem;
 import io.keepsake.fixtures.tck.StorageFaultContractTest;
 import io.keepsake.reader.SavepointReaderRegistry;
-import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.spi.StorageFileSystem;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.util.Map;
 
 /**
  * The whole backend contract kit, fault-injection sweep included, on an in-process S3Proxy, and
@@ -43,21 +38,10 @@ class S3ContractTest extends StorageFaultContractTest {
 
     /** Format versions 1 and 2 written into one root on this server, read through the reader registry. */
     @Nested
-    class FormatVersions extends FormatVersionsContractTest {
-
-        @Override
-        protected StorageFileSystem fileSystem() {
-            return server.fs();
-        }
-
-        @Override
-        protected String newBaseDirectory() {
-            return server.fs().normalizeRoot(S3ProxyServer.freshDirectory("versions"));
-        }
-
-        @Override
-        protected Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
-            return SavepointReaderRegistry.standard().read(storage, handle);
+    class FormatVersions extends FormatVersionsOnFileSystem {
+        FormatVersions() {
+            super(server.fs(), () -> server.fs().normalizeRoot(S3ProxyServer.freshDirectory("versions")),
+                    SavepointReaderRegistry.standard()::read);
         }
     }
 }
