@@ -12,15 +12,15 @@ import java.util.Set;
 
 /**
  * The {@code --backend} values the running jar has: the ids of the storage factories its class
- * path provides ({@code localfile} in {@code keepsake-local.jar}; {@code localfile}, {@code hdfs}
- * and {@code s3} in {@code keepsake.jar}). picocli asks for them only to write the completion
+ * path provides ({@code localfile} in {@code keepsake-local.jar}; {@code localfile}, {@code hdfs},
+ * {@code s3} and {@code azure} in {@code keepsake.jar}). picocli asks for them only to write the completion
  * script, so the factories are looked up then, not on every run. Also says what to do when a
  * backend the full jar has is missing from the running one ({@link #notFound}).
  */
 public final class BackendNames implements Iterable<String> {
 
     /** The backends {@code keepsake.jar} adds to the local-file one of {@code keepsake-local.jar}. */
-    static final Set<String> FULL_JAR_ONLY = Set.of("hdfs", "s3");
+    static final Set<String> FULL_JAR_ONLY = Set.of("hdfs", "s3", "azure");
 
     /** The {@code Implementation-Title} of the small jar's manifest. */
     static final String SMALL_JAR_TITLE = "keepsake-local";
@@ -39,8 +39,8 @@ public final class BackendNames implements Iterable<String> {
     }
 
     /**
-     * The error for a backend id no factory on the class path has: for {@code hdfs} and {@code s3}
-     * run from {@code keepsake-local.jar}, "use keepsake.jar"; otherwise the factory lookup's own error.
+     * The error for a backend id no factory on the class path has: for {@code hdfs}, {@code s3} and
+     * {@code azure} run from {@code keepsake-local.jar}, "use keepsake.jar"; otherwise the factory lookup's own error.
      *
      * @param id       the backend asked for
      * @param found    the backend ids the class path has
@@ -54,7 +54,7 @@ public final class BackendNames implements Iterable<String> {
         }
         String where = SMALL_JAR_TITLE.equals(jarTitle)
                 ? "keepsake-local.jar has only the local-file backend " + found + "; run keepsake.jar instead"
-                + " (java -jar keepsake.jar with the same arguments), which adds hdfs and s3"
+                + " (java -jar keepsake.jar with the same arguments), which adds hdfs, s3 and azure"
                 : "this class path has only " + found + "; keepsake.jar has it, or put the checkpoint-storage-" + id
                 + " module and its dependencies on the class path";
         InvalidStorageArgumentException e = new InvalidStorageArgumentException("Cannot open " + id + " storage: "

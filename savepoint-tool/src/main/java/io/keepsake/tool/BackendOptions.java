@@ -45,7 +45,8 @@ import java.util.TreeMap;
  * {@code fs.defaultFS}, and {@code storage.type} for {@code s3://}, {@code s3a://} and
  * {@code oss://}). The backend is {@code --backend},
  * else the config file's type, else {@code s3} for an {@code s3://} or {@code s3a://} path or
- * namespace (whose roots the S3 backend takes as they are), {@code hdfs} for another remote path or
+ * namespace and {@code azure} for an {@code azure://}, {@code abfs[s]://} or {@code wasb[s]://} one
+ * (whose roots those backends take as they are), {@code hdfs} for another remote path or
  * namespace, else {@code localfile}; {@code local} and {@code file} are aliases of {@code localfile}.
  * For {@code localfile} relative paths are resolved against the working directory, and a remote
  * namespace is refused naming the {@code --backend} to give; for {@code hdfs} a remote namespace
@@ -67,12 +68,22 @@ public final class BackendOptions {
     private static final String FS_DEFAULT = "fs.defaultFS";
     private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "oss");
     private static final String S3 = "s3";
-    private static final Set<String> S3_SCHEMES = Set.of("s3", "s3a", "s3n");
+    private static final String AZURE = "azure";
+    /**
+     * The schemes whose roots a backend of Keepsake's own takes as they are, and that backend; any
+     * other remote scheme goes to Hadoop ({@code hdfs}).
+     */
+    private static final Map<String, String> NATIVE_SCHEMES = Map.of("s3", S3, "s3a", S3, "s3n", S3,
+            "azure", AZURE, "abfs", AZURE, "abfss", AZURE, "wasb", AZURE, "wasbs", AZURE);
+    /** The values of SeaTunnel's {@code storage.type} that a backend of Keepsake's own serves, and that backend. */
+    private static final Map<String, String> NATIVE_STORAGE_TYPES = Map.of("s3", S3, "s3a", S3,
+            "azure", AZURE, "abfs", AZURE, "abfss", AZURE, "wasb", AZURE, "wasbs", AZURE);
 
     @Option(names = "--backend", paramLabel = "ID", completionCandidates = BackendNames.class,
             description = "Storage factory id, found through ServiceLoader: localfile (alias local) in both jars;"
-                    + " hdfs and s3 in keepsake.jar, not in keepsake-local.jar (default: the --config file's type,"
-                    + " else s3 for an s3:// or s3a:// path, hdfs for another remote path, else localfile).")
+                    + " hdfs, s3 and azure in keepsake.jar, not in keepsake-local.jar (default: the --config file's"
+                    + " type, else s3 for an s3:// or s3a:// path, azure for an azure://, abfs[s]:// or wasb[s]://"
+                    + " path, hdfs for another remote path, else localfile).")
     String backend;
 
     @Option(names = "--namespace", paramLabel = "PATH",
@@ -94,6 +105,7 @@ public final class BackendOptions {
             description = {"An extra configuration key; repeatable. Keys include:",
                 "  fs.defaultFS=hdfs://nn:8020",
                 "  fs.s3a.endpoint, fs.s3a.access.key (s3)",
+                "  azure.account.name, azure.account.key (azure)",
                 "  hdfs.allow-non-atomic-scheme=true (hdfs)",
                 "  savepoint.format-version=1 (migrate)",
                 "  create-roots=true (migrate; others refuse it)"})
@@ -164,13 +176,12 @@ public final class BackendOptions {
     private String applySavepointPath(Map<String, String> config, SavepointPath path, String chosen) {
         config.put(StorageOptions.NAMESPACE, path.namespace());
         config.put(StorageOptions.SAVEPOINT_PATH, path.savepointRoot());
-        boolean s3Path = path.scheme() != null && S3_SCHEMES.contains(path.scheme());
         if (!path.local() && chosen == null && backend == null) {
-            chosen = s3Path ? S3 : HDFS;
+            chosen = backendOfScheme(path.scheme());
         }
-        // The S3 backend takes s3:// and s3a:// roots as they are; only Hadoop needs an address and a type.
+        // The S3 and Azure backends take their roots as they are; only Hadoop needs an address and a type.
         String target = backend != null ? canonical(backend) : chosen;
-        if (!S3.equals(target)) {
+        if (!S3.equals(target) && !AZURE.equals(target)) {
             if (!path.local() && !config.containsKey(FS_DEFAULT)) {
                 config.put(FS_DEFAULT, path.fileSystemUri());
             }
@@ -207,9 +218,16 @@ public final class BackendOptions {
         }
     }
 
-    /** The backend a remote URI names: s3 for s3://, s3a:// and s3n://, hdfs for any other scheme. */
+    /**
+     * The backend a remote URI names: s3 for s3://, s3a:// and s3n://; azure for azure://, abfs[s]://
+     * and wasb[s]://; hdfs for any other scheme.
+     */
     private static String backendOf(URI remote) {
-        return S3_SCHEMES.contains(remote.getScheme().toLowerCase(Locale.ROOT)) ? S3 : HDFS;
+        return backendOfScheme(remote.getScheme());
+    }
+
+    private static String backendOfScheme(String scheme) {
+        return scheme == null ? HDFS : NATIVE_SCHEMES.getOrDefault(scheme.toLowerCase(Locale.ROOT), HDFS);
     }
 
     /**
@@ -322,7 +340,8 @@ public final class BackendOptions {
 
     /**
      * The backend for SeaTunnel's {@code checkpoint.storage.type}: a {@code storage.type} of
-     * {@code s3} or {@code s3a} (SeaTunnel's {@code hdfs} plugin on S3) maps to the S3 backend; otherwise
+     * {@code s3} or {@code s3a} (SeaTunnel's {@code hdfs} plugin on S3) maps to the S3 backend, one of
+     * {@code azure}, {@code abfs[s]} or {@code wasb[s]} to the Azure backend; otherwise
      * its {@code hdfs} and {@code localfile} plugins map to the backends of the same name, and
      * Keepsake's own SeaTunnel plugin ({@code keepsake}) chooses by {@code storage.type} and
      * {@code fs.defaultFS}, as the plugin does.
@@ -330,8 +349,10 @@ public final class BackendOptions {
     static String backendOfSeaTunnelType(String type, Map<String, String> pluginConfig) {
         String t = type.trim().toLowerCase(Locale.ROOT);
         String storageType = pluginConfig.get(StorageOptions.STORAGE_TYPE);
-        if (storageType != null && Set.of("s3", "s3a").contains(storageType.trim().toLowerCase(Locale.ROOT))) {
-            return S3;
+        String nativeType = storageType == null ? null
+                : NATIVE_STORAGE_TYPES.get(storageType.trim().toLowerCase(Locale.ROOT));
+        if (nativeType != null) {
+            return nativeType;
         }
         if (!"keepsake".equals(t)) {
             return t;

@@ -41,7 +41,8 @@ public final class InspectCommand extends StorageCommand {
 
     @Parameters(arity = "1..2", paramLabel = "JOB SAVEPOINT | PATH",
             description = "The job id and savepoint id, or the savepoint's directory: a local path or"
-                    + " file:// in both jars; hdfs://, s3:// and s3a:// in keepsake.jar.")
+                    + " file:// in both jars; hdfs://, s3://, s3a://, azure://, abfs[s]:// and wasb[s]:// in"
+                    + " keepsake.jar.")
     List<String> target = new ArrayList<>();
 
     @Option(names = "--decode", description = "Read, verify and decode every payload and summarise its checkpoint.")

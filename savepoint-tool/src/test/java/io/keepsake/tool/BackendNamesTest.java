@@ -20,7 +20,7 @@ class BackendNamesTest {
 
         assertThat(e.getMessage()).isEqualTo("Cannot open s3 storage: keepsake-local.jar has only the local-file backend"
                 + " [localfile]; run keepsake.jar instead (java -jar keepsake.jar with the same arguments), which adds"
-                + " hdfs and s3");
+                + " hdfs, s3 and azure");
         assertThat(e.getCause()).isSameAs(LOOKUP);
     }
 

@@ -93,8 +93,8 @@ class CliJarsIT {
                 + " [localfile]", "run keepsake.jar instead");
         assertThat(s3.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(s3.err()).contains("Cannot open s3 storage", "run keepsake.jar instead").doesNotContain("classpath");
-        assertThat(help.out().replaceAll("\\s+", " ")).contains("hdfs://, s3:// and s3a:// in keepsake.jar",
-                "hdfs and s3 in keepsake.jar");
+        assertThat(help.out().replaceAll("\\s+", " ")).contains("hdfs://, s3://, s3a://, azure://, abfs[s]:// and"
+                + " wasb[s]:// in keepsake.jar", "hdfs, s3 and azure in keepsake.jar");
     }
 
     @Test
