@@ -6,6 +6,7 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.options.BlobInputStreamOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
@@ -21,6 +22,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.EnumSet;
 import java.util.List;
@@ -169,12 +171,12 @@ public final class AzureFileSystem implements StorageFileSystem {
     public InputStream open(String path) throws IOException {
         AzurePath p = requireFileName(path);
         try {
-            return blob(p).openInputStream(new com.azure.storage.blob.options.BlobInputStreamOptions()
+            return blob(p).openInputStream(new BlobInputStreamOptions()
                     .setBlockSize(blockSize));
         } catch (BlobStorageException e) {
             if (e.getStatusCode() == 404 && e.getErrorCode() != BlobErrorCode.CONTAINER_NOT_FOUND) {
                 if (stat(path).map(FileStatus::directory).orElse(false)) {
-                    throw new java.nio.file.FileSystemException(path, null, "is a directory, not a file");
+                    throw new FileSystemException(path, null, "is a directory, not a file");
                 }
                 throw new NoSuchFileException(path);
             }

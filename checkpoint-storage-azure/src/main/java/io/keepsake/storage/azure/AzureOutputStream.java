@@ -201,6 +201,11 @@ final class AzureOutputStream extends SyncableOutputStream {
             }
         }
         IOException failure = fs.translate(path, "create", error);
+        if (error instanceof BlobStorageException e && e.getErrorCode() == BlobErrorCode.BLOB_ALREADY_EXISTS) {
+            failure = new IOException("Cannot create " + path + ": the service answered 409 BlobAlreadyExists, but no"
+                    + " blob is there; the name holds only uncommitted blocks of an abandoned write, which some"
+                    + " servers (Azurite) count as a blob (" + fs.description() + ")", error);
+        }
         try {
             if (fs.isOurs(target, writeId)) {
                 LOG.debug("Create of {} reported an error but took effect", path, error);

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
@@ -50,7 +51,7 @@ public final class AzureStorageFactory extends FileSystemStorageFactory {
     /** The id users put in their configuration. */
     public static final String IDENTIFIER = "azure";
 
-    /** The factory {@link java.util.ServiceLoader} instantiates. */
+    /** The factory {@link ServiceLoader} instantiates. */
     public AzureStorageFactory() {
         super(IDENTIFIER, AzureSettings.KEYS, List.of(AzureSettings.HADOOP_PREFIX), AzureSettings.STORAGE_TYPES);
     }

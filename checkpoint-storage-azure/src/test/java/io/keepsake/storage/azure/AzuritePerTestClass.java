@@ -10,6 +10,7 @@ import io.keepsake.storage.azure.internal.AzureSettings;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -42,11 +43,17 @@ final class AzuritePerTestClass extends AzuritePerClass {
                 endpoint.toString());
     }
 
+    /** A file system on {@code endpoint} with {@code blockSize} bytes per block; the caller closes it. */
+    static AzureFileSystem newFileSystemWithBlock(URI endpoint, int blockSize) {
+        return new AzureFileSystem(client(endpoint, 4, null), AzuriteServer.ACCOUNT, CONTAINER, blockSize, true,
+                endpoint.toString());
+    }
+
     /** A client of {@code endpoint} with the emulator's key; {@code policy}, when not null, sees every try. */
     static BlobServiceClient client(URI endpoint, int tries, HttpPipelinePolicy policy) {
         Map<String, String> keys = AzuriteServer.factoryKeysFor(endpoint, "azure://" + CONTAINER + "/x");
         AzureSettings settings = AzureSettings.from(StorageOptions.parse(keys, "azure", AzureSettings.KEYS,
-                java.util.List.of(AzureSettings.HADOOP_PREFIX), AzureSettings.STORAGE_TYPES));
+                List.of(AzureSettings.HADOOP_PREFIX), AzureSettings.STORAGE_TYPES));
         return settings.client(Duration.ofSeconds(30), tries, policy);
     }
 

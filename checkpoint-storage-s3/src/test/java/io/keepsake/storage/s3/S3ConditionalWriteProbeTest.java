@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.fixtures.http.FaultyHttpProxy;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.GcReport;

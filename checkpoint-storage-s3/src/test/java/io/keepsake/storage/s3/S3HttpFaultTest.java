@@ -1,6 +1,7 @@
 package io.keepsake.storage.s3;
 
 import io.keepsake.fixtures.faults.AgingFileSystem;
+import io.keepsake.fixtures.http.FaultyHttpProxy;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointEntry;

@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.fixtures.http.FaultyHttpProxy;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.ManifestEntry;
