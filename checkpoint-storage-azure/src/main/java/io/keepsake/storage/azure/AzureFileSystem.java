@@ -39,8 +39,8 @@ import java.util.Set;
  * Put Blob, a larger one staged blocks (Put Block) of that many bytes, a whole multiple of the
  * savepoint chunk size, then one Put Block List. A created file appears, whole, when its stream's
  * {@code sync()} returns ({@link FsCapability#ATOMIC_FILE_CREATE}); a stream closed without it
- * leaves at most uncommitted blocks, which no listing shows and the service discards (after a
- * week, or at the next commit of that name). A must-create sends {@code If-None-Match: *} on the
+ * leaves at most uncommitted blocks, which no listing or stat shows and which are never part of a
+ * blob until a Put Block List names them. A must-create sends {@code If-None-Match: *} on the
  * Put Blob or the Put Block List; a refusal is {@link FileAlreadyExistsException} unless the blob
  * there carries this stream's write id (a retried request whose response was lost). There is no
  * rename: {@link FsCapability#ATOMIC_DIRECTORY_RENAME} is not claimed, so the protocol publishes
