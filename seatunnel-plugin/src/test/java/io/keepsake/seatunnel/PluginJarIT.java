@@ -168,6 +168,12 @@ class PluginJarIT {
                 assertThat(engine.loadClass(connectors).getProtectionDomain().getCodeSource().getLocation().getPath())
                         .as(connectors).doesNotEndWith("keepsake-seatunnel.jar");
             }
+            for (String jackson : List.of("core.json", "databind.cfg", "datatype.jsr310")) {
+                Object version = engine.loadClass("io.keepsake.shaded.com.fasterxml.jackson." + jackson + ".PackageVersion")
+                        .getField("VERSION").get(null);
+                assertThat(version).as("the relocated Jackson %s is the version the Azure SDK is built against", jackson)
+                        .hasToString(System.getProperty("keepsake.azure-sdk.jackson.version"));
+            }
             Object factory = discover(engine);
             Map<String, String> config = azurite.factoryKeys("azure://" + container + "/ns");
             assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
