@@ -24,7 +24,9 @@ import java.util.TreeSet;
  *
  * <p>The backend is chosen by {@code storage.type}: {@code localfile}, {@code local} or
  * {@code file} select Keepsake's local backend; {@code s3} and {@code s3a} its S3 backend (AWS SDK v2,
- * with SeaTunnel's {@code s3.bucket} and {@code fs.s3a.*} keys); {@code hdfs} and {@code oss} its
+ * with SeaTunnel's {@code s3.bucket} and {@code fs.s3a.*} keys); {@code azure}, {@code abfs}, {@code abfss},
+ * {@code wasb} and {@code wasbs} its Azure Blob backend (Azure SDK, with Hadoop's {@code fs.azure.*}
+ * credential keys where they name the configured account); {@code hdfs} and {@code oss} its
  * Hadoop backend (run on the Hadoop the engine ships). Without {@code storage.type}, a
  * configuration that names {@code fs.defaultFS} goes to the Hadoop backend and any other to the
  * local one; {@code storage.type=hdfs} with a {@code file:} {@code fs.defaultFS} (how SeaTunnel's
@@ -52,6 +54,7 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
     private static final Set<String> LOCAL_TYPES = Set.of("localfile", "local", "file");
     private static final Set<String> HADOOP_TYPES = Set.of("hdfs", "oss");
     private static final Set<String> S3_TYPES = Set.of("s3", "s3a");
+    private static final Set<String> AZURE_TYPES = Set.of("azure", "abfs", "abfss", "wasb", "wasbs");
     private static final String DEFAULT_FS = "fs.defaultFS";
     private static final Map<Map<String, String>, KeepsakeCheckpointStorage> OPEN = new HashMap<>();
 
@@ -170,9 +173,13 @@ public final class KeepsakeCheckpointStorageFactory implements CheckpointStorage
         if (S3_TYPES.contains(trimmed)) {
             return "s3";
         }
+        if (AZURE_TYPES.contains(trimmed)) {
+            return "azure";
+        }
         Set<String> known = new TreeSet<>(LOCAL_TYPES);
         known.addAll(HADOOP_TYPES);
         known.addAll(S3_TYPES);
+        known.addAll(AZURE_TYPES);
         throw new CheckpointStorageException("Cannot create keepsake checkpoint storage: " + StorageOptions.STORAGE_TYPE
                 + " must be one of " + known + " (" + type + ")");
     }

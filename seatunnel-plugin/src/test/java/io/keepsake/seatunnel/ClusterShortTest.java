@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The cluster scenario in short, in the default build: one {@link EngineCluster} of two
- * SeaTunnel 2.3.8 members per backend (HDFS and S3, the shared storages a cluster uses) runs a
- * streaming job of two pipelines through a failover, a stop-with-savepoint and a restore, while a gc
+ * SeaTunnel 2.3.8 members per backend (HDFS, S3 and Azure Blob Storage on Azurite, the shared
+ * storages a cluster uses) runs a streaming job of two pipelines through a failover, a stop-with-savepoint and a restore, while a gc
  * from the test JVM runs throughout with the members' short lease and must remove nothing but what
  * the killed master left (on HDFS, the temporary file of the checkpoint it was writing):
  * <ol>
@@ -34,7 +34,7 @@ class ClusterShortTest {
     private static final Duration WAIT = Duration.ofMinutes(3);
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"hdfs", "s3"})
+    @ValueSource(strings = {"hdfs", "s3", "azure"})
     void failoverThenStopWithSavepointThenRestoreWhileGcRuns(String storage, @TempDir Path dir) throws Exception {
         Path conf = Jobs.streamingWithProgress(dir, "cluster-short", 2, 1000);
         Path logs = Path.of("target", "cluster", "short-" + storage + "-" + System.currentTimeMillis()).toAbsolutePath();

@@ -1,6 +1,11 @@
 package io.keepsake.seatunnel;
 
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.ListBlobsOptions;
+import com.azure.storage.common.StorageSharedKeyCredential;
 import io.keepsake.engine.CheckpointType;
+import io.keepsake.fixtures.azure.AzuriteServer;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.junit.jupiter.api.Test;
@@ -15,8 +20,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import java.util.zip.ZipEntry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,13 +32,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The shaded jar as an operator drops it into SeaTunnel's {@code lib/}: it holds Keepsake, its
  * third-party code relocated below {@code io/keepsake/shaded/} and nothing the engine ships, it
  * carries LICENSE and NOTICE, its size is the one docs/seatunnel.md gives, and it works in a class
- * loader that sees only the engine's jars and it, on the local, Hadoop and S3 backends (the S3 one
- * over HTTP to S3Proxy in a child process with the relocated AWS SDK, beside an unrelocated SDK as a
- * connector would bring it).
+ * loader that sees only the engine's jars and it, on the local, Hadoop, S3 and Azure backends (the
+ * S3 one over HTTP to S3Proxy in a child process with the relocated AWS SDK, the Azure one over HTTP
+ * to Azurite with the relocated Azure SDK, each beside an unrelocated SDK as a connector would bring
+ * it).
  */
 class PluginJarIT {
 
     private static final Path JAR = Path.of(System.getProperty("keepsake.plugin.jar", "target/keepsake-seatunnel.jar"));
+    /** The packages the third-party code is relocated to, each a folder below io/keepsake/shaded/. */
+    private static final Set<String> SHADED = Set.of("io/keepsake/shaded/org/apache/commons/codec",
+            "io/keepsake/shaded/software/amazon/awssdk", "io/keepsake/shaded/software/amazon/eventstream",
+            "io/keepsake/shaded/org/apache/hc", "io/keepsake/shaded/org/reactivestreams",
+            "io/keepsake/shaded/org/publicsuffix", "io/keepsake/shaded/com/azure",
+            "io/keepsake/shaded/com/microsoft/aad", "io/keepsake/shaded/com/fasterxml/jackson",
+            "io/keepsake/shaded/reactor", "io/keepsake/shaded/io/netty");
 
     @Test
     void jarHoldsKeepsakeAndNothingTheEngineShips() throws Exception {
@@ -43,7 +58,11 @@ class PluginJarIT {
             assertThat(read(jar, "META-INF/services/io.keepsake.storage.CheckpointStorageFactory"))
                     .contains("io.keepsake.storage.localfile.LocalFileStorageFactory")
                     .contains("io.keepsake.storage.hdfs.HdfsStorageFactory")
-                    .contains("io.keepsake.storage.s3.S3StorageFactory");
+                    .contains("io.keepsake.storage.s3.S3StorageFactory")
+                    .contains("io.keepsake.storage.azure.AzureStorageFactory");
+            assertThat(read(jar, "META-INF/services/io.keepsake.shaded.com.azure.core.http.HttpClientProvider"))
+                    .as("the Azure SDK finds its relocated Netty client")
+                    .contains("io.keepsake.shaded.com.azure.core.http.netty.NettyAsyncHttpClientProvider");
         }
         assertThat(names).contains("io/keepsake/seatunnel/KeepsakeCheckpointStorage.class",
                 "io/keepsake/storage/internal/ComposedStorage.class", "io/keepsake/wire/LegacyCheckpointCodec.class",
@@ -54,12 +73,15 @@ class PluginJarIT {
         assertThat(names).filteredOn(n -> n.endsWith(".class") && !n.startsWith("io/keepsake/shaded/"))
                 .allSatisfy(n -> assertThat(n).matches("io/keepsake/(seatunnel|storage|wire|engine|reader)/.*"));
         assertThat(names.stream().filter(n -> n.startsWith("io/keepsake/shaded/")).map(PluginJarIT::shadedPackage)
-                .collect(java.util.stream.Collectors.toSet()))
+                .collect(Collectors.toSet()))
                 .contains("io/keepsake/shaded/org/apache/commons/codec", "io/keepsake/shaded/software/amazon/awssdk",
-                        "io/keepsake/shaded/org/apache/hc")
-                .isSubsetOf("io/keepsake/shaded/org/apache/commons/codec", "io/keepsake/shaded/software/amazon/awssdk",
-                        "io/keepsake/shaded/software/amazon/eventstream", "io/keepsake/shaded/org/apache/hc",
-                        "io/keepsake/shaded/org/reactivestreams", "io/keepsake/shaded/org/publicsuffix", "");
+                        "io/keepsake/shaded/org/apache/hc", "io/keepsake/shaded/com/azure",
+                        "io/keepsake/shaded/com/fasterxml/jackson", "io/keepsake/shaded/reactor",
+                        "io/keepsake/shaded/io/netty")
+                .allSatisfy(p -> assertThat(p.isEmpty() || SHADED.contains(p)).as("a relocated package: " + p).isTrue());
+        // Netty runs on NIO and the JDK's TLS here: no native library, which relocation would break.
+        assertThat(names).noneMatch(n -> n.endsWith(".so") || n.endsWith(".dll") || n.endsWith(".jnilib")
+                || n.startsWith("META-INF/native/"));
         assertThat(names).filteredOn(n -> n.startsWith("META-INF/services/"))
                 .allSatisfy(n -> assertThat(n).matches("META-INF/services/(|io\\.keepsake\\..*|org\\.apache\\.seatunnel\\.engine"
                         + "\\.checkpoint\\.storage\\.api\\.CheckpointStorageFactory)"));
@@ -123,6 +145,44 @@ class PluginJarIT {
             assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
             // What S3Proxy holds, read with the test's own (unrelocated) SDK.
             assertThat(s3.keys("ns/")).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
+                    + "/_metadata.ser");
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+    }
+
+    @Test
+    void theRelocatedAzureBackendTalksToAzuriteBesideAConnectorsOwnSdk() throws Exception {
+        byte[] savepoint = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
+                CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (AzuriteServer azurite = AzuriteServer.start();
+             URLClassLoader engine = engineWithPluginJar()) {
+            String container = AzuriteServer.freshContainerName("plugin-jar");
+            azurite.createContainer(container);
+            Thread.currentThread().setContextClassLoader(engine);
+            // A connector's unrelocated Azure SDK, Reactor and Netty on the same class path (the test's, from the
+            // Azure backend's pom).
+            for (String connectors : List.of("com.azure.storage.blob.BlobServiceClient", "com.azure.core.http.HttpClient",
+                    "reactor.core.publisher.Mono", "io.netty.channel.Channel", "com.fasterxml.jackson.databind.ObjectMapper")) {
+                assertThat(engine.loadClass(connectors).getProtectionDomain().getCodeSource().getLocation().getPath())
+                        .as(connectors).doesNotEndWith("keepsake-seatunnel.jar");
+            }
+            for (String jackson : List.of("core.json", "databind.cfg", "datatype.jsr310")) {
+                Object version = engine.loadClass("io.keepsake.shaded.com.fasterxml.jackson." + jackson + ".PackageVersion")
+                        .getField("VERSION").get(null);
+                assertThat(version).as("the relocated Jackson %s is the version the Azure SDK is built against", jackson)
+                        .hasToString(System.getProperty("keepsake.azure-sdk.jackson.version"));
+            }
+            Object factory = discover(engine);
+            Map<String, String> config = azurite.factoryKeys("azure://" + container + "/ns");
+            assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
+            // What Azurite holds, listed with the test's own (unrelocated) SDK.
+            List<String> blobs = new BlobServiceClientBuilder().endpoint(azurite.endpoint().toString())
+                    .credential(new StorageSharedKeyCredential(AzuriteServer.ACCOUNT, AzuriteServer.ACCOUNT_KEY))
+                    .buildClient().getBlobContainerClient(container)
+                    .listBlobs(new ListBlobsOptions().setPrefix("ns/"), null).stream().map(BlobItem::getName).toList();
+            assertThat(blobs).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
                     + "/_metadata.ser");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
@@ -205,18 +265,14 @@ class PluginJarIT {
         return (byte[]) stateType.getMethod("getStates").invoke(latest);
     }
 
-    /** The relocated package an entry below io/keepsake/shaded/ belongs to (its first four names), or "" for the folders above. */
+    /** The relocated package an entry below io/keepsake/shaded/ belongs to, or "" for the folders above them. */
     private static String shadedPackage(String name) {
-        String[] parts = name.split("/");
-        String[] known = {"io/keepsake/shaded/org/apache/commons/codec", "io/keepsake/shaded/software/amazon/awssdk",
-                "io/keepsake/shaded/software/amazon/eventstream", "io/keepsake/shaded/org/apache/hc",
-                "io/keepsake/shaded/org/reactivestreams", "io/keepsake/shaded/org/publicsuffix"};
-        for (String k : known) {
-            if (name.startsWith(k + "/") || name.equals(k + "/")) {
+        for (String k : SHADED) {
+            if (name.startsWith(k + "/")) {
                 return k;
             }
         }
-        return parts.length <= 6 && name.endsWith("/") ? "" : name;
+        return SHADED.stream().anyMatch(k -> (k + "/").startsWith(name)) ? "" : name;
     }
 
     private static String read(JarFile jar, String name) throws Exception {

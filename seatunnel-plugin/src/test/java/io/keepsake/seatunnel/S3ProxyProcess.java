@@ -88,12 +88,17 @@ final class S3ProxyProcess implements AutoCloseable {
 
     /** The keys under {@code prefix}, listed by a plain (unrelocated) SDK client of the server. */
     List<String> keys(String prefix) {
-        try (S3Client c = S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
-                .httpClientBuilder(Apache5HttpClient.builder()).build()) {
+        try (S3Client c = client(endpoint, accessKey, secretKey)) {
             return c.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
                     .map(S3Object::key).toList();
         }
+    }
+
+    /** A plain (unrelocated) SDK client of an S3Proxy at {@code endpoint}, path-style; the caller closes it. */
+    static S3Client client(URI endpoint, String accessKey, String secretKey) {
+        return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .httpClientBuilder(Apache5HttpClient.builder()).build();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.keepsake.seatunnel;
 
+import io.keepsake.fixtures.azure.AzuriteServer;
 import io.keepsake.storage.CheckpointFile;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
@@ -15,8 +16,9 @@ import java.util.UUID;
 
 /**
  * The storage the members of an {@link EngineCluster} share, for the cluster tests: a local
- * directory, an HDFS mini cluster ({@link MiniHdfsProcess}) or S3 ({@link S3ProxyProcess}), each in
- * its own child JVM where it has one. It gives the plugin-config every member gets and reads what the
+ * directory, an HDFS mini cluster ({@link MiniHdfsProcess}), S3 ({@link S3ProxyProcess}), each in
+ * its own child JVM where it has one, or Azure Blob Storage (Azurite, a Node.js process started by
+ * {@link AzuriteServer}). It gives the plugin-config every member gets and reads what the
  * members stored through Keepsake's own backend (as {@code keepsake list} would), never through the
  * plugin under test.
  */
@@ -35,7 +37,7 @@ final class SharedBackend implements AutoCloseable {
         this.server = server;
     }
 
-    /** Starts the storage {@code name} ({@code localfile}, {@code hdfs} or {@code s3}) with a fresh namespace. */
+    /** Starts the storage {@code name} ({@code localfile}, {@code hdfs}, {@code s3} or {@code azure}) with a fresh namespace. */
     static SharedBackend start(String name, Path dir) throws Exception {
         String unique = "ns-" + UUID.randomUUID();
         switch (name) {
@@ -54,6 +56,18 @@ final class SharedBackend implements AutoCloseable {
                         "fs.s3a.secret.key", s3.secretKey(),
                         "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
                 return new SharedBackend(name, "s3", config, s3);
+            }
+            case "azure" -> {
+                AzuriteServer azurite = AzuriteServer.start();
+                try {
+                    String container = AzuriteServer.freshContainerName("cluster");
+                    azurite.createContainer(container);
+                    return new SharedBackend(name, "azure", azurite.factoryKeys("azure://" + container + "/" + unique),
+                            azurite);
+                } catch (Exception e) {
+                    azurite.close();
+                    throw e;
+                }
             }
             default -> throw new IllegalArgumentException("Cannot start shared backend: unknown name (" + name + ")");
         }
@@ -132,7 +146,7 @@ final class SharedBackend implements AutoCloseable {
         return view;
     }
 
-    /** The namespace's directory when the members share a local directory; empty on HDFS and S3. */
+    /** The namespace's directory when the members share a local directory; empty on the other backends. */
     java.util.Optional<Path> localNamespace() {
         return backend.equals("localfile") ? java.util.Optional.of(Path.of(pluginConfig.get("namespace")))
                 : java.util.Optional.empty();
