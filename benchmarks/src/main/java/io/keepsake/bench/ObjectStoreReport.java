@@ -170,7 +170,7 @@ final class ObjectStoreReport {
                 sizes.few(), sizes.many()));
     }
 
-    private static String time(double[] nanos) {
+    static String time(double[] nanos) {
         double[] valid = measured(nanos);
         if (valid.length == 0) {
             return "-";
@@ -179,7 +179,7 @@ final class ObjectStoreReport {
         return s.medianMillis() + " (" + Spread.millis(s.min()) + "-" + Spread.millis(s.max()) + ")";
     }
 
-    private static String pair(Cell c, ToIntFunction<Measure> f, boolean background) {
+    static String pair(Cell c, ToIntFunction<Measure> f, boolean background) {
         String k = c.keepsakeLast == null ? "-" : f.applyAsInt(c.keepsakeLast) + (background
                 && c.keepsakeLast.background() > 0 ? " (" + c.keepsakeLast.background() + ")" : "");
         String s = c.seatunnelLast == null ? "-" : f.applyAsInt(c.seatunnelLast) + (background
@@ -187,7 +187,7 @@ final class ObjectStoreReport {
         return k + " / " + s;
     }
 
-    private static String bytes(Cell c) {
+    static String bytes(Cell c) {
         return (c.keepsakeLast == null ? "-" : mib(c.keepsakeLast.bytes())) + " / "
                 + (c.seatunnelLast == null ? "-" : mib(c.seatunnelLast.bytes()));
     }

@@ -53,6 +53,9 @@ import java.util.stream.Stream;
  * session ({@link SavepointSaveSession}) on the same storage, restored with
  * {@link SavepointRestorer}. SeaTunnel's side runs in a child JVM ({@link SeaTunnelS3aPeer}).
  *
+ * <p>After these rows, {@link AzureObjectStoreRows} measures Keepsake's Azure backend on Azurite behind
+ * its own proxy of the same kind, beside the Azure SDK's floor.
+ *
  * <p>Requests an operation leaves running after it returns (a rotation or tidying done in the
  * background) are waited for, counted in its requests and bytes, and left out of its round trips
  * and time: the round trips are those of the requests that started before the call returned.
@@ -137,7 +140,7 @@ public final class ObjectStoreSection implements ReportSection {
 
     @Override
     public String title() {
-        return "Object store with latency (Keepsake vs SeaTunnel-on-S3A)";
+        return "Object store with latency (Keepsake vs SeaTunnel-on-S3A; Keepsake on Azure vs the store's floor)";
     }
 
     @Override
@@ -152,6 +155,7 @@ public final class ObjectStoreSection implements ReportSection {
         rows.add(GoalRow.notRun("Keepsake recoverLatest, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL, why));
         rows.add(GoalRow.notRun("Keepsake list of a job, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL, why));
         rows.add(GoalRow.notRun("every row at 0 ms: requests", REQUEST_GOAL, why));
+        rows.addAll(AzureObjectStoreRows.notRun(why));
         return rows;
     }
 
@@ -175,12 +179,22 @@ public final class ObjectStoreSection implements ReportSection {
             return new Result(notRun("switched off (--no-s3, or the tiny mode)"), List.of());
         }
         Sizes sizes = Sizes.of(options);
-        try (LocalS3 s3 = LocalS3.start();
-             LatencyProxy proxy = LatencyProxy.start(s3.endpoint(), Duration.ZERO,
+        Result s3;
+        try (LocalS3 store = LocalS3.start();
+             LatencyProxy proxy = LatencyProxy.start(store.endpoint(), Duration.ZERO,
                      LatencyProxy.DEFAULT_BYTES_PER_SECOND);
-             Run run = new Run(s3, proxy, sizes)) {
-            return run.measure();
+             Run run = new Run(store, proxy, sizes)) {
+            s3 = run.measure();
         }
+        Result azure = new AzureObjectStoreRows(sizes).runOrSayWhy();
+        return new Result(concat(s3.rows(), azure.rows()), concat(s3.notes(), azure.notes()),
+                concat(s3.tables(), azure.tables()));
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** The factory keys of Keepsake's S3 backend on {@code endpoint}, as SeaTunnel users write them. */

@@ -39,10 +39,12 @@ class BenchmarkReportTest {
             "S3 save", "S3 restore", "S3 requests per savepoint",
             "SeaTunnel plugin: checkpoint store", "SeaTunnel plugin: savepoint store",
             "checkpoint store + rotation", "savepoint, 4 x", "savepoint, 4 x", "restore, 4 x", "restore, 4 x",
-            "newest state", "newest state", "Keepsake recoverLatest", "Keepsake list of a job", "every row at 0 ms");
+            "newest state", "newest state", "Keepsake recoverLatest", "Keepsake list of a job", "every row at 0 ms",
+            "Azure: checkpoint store + rotation", "Azure: savepoint, 4 x", "Azure: savepoint, 4 x",
+            "Azure: restore, 4 x", "Azure: restore, 4 x", "Azure: newest state");
 
     /** The object-store section's rows, last; switched off in the tiny mode (ObjectStoreSectionTest runs it). */
-    private static final int OBJECT_STORE_ROWS = 10;
+    private static final int OBJECT_STORE_ROWS = 16;
 
     @Test
     void tinyRunPrintsEveryGoalRowWithAFigureASpreadAndAVerdict() {

@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the object-store section once on tiny sizes (one round, 3 and 12 savepoints), SeaTunnel's
- * S3A storage in its child JVM included, and checks the structure of what it returns: every row
- * is there with a verdict, and every operation of both sides was seen making requests. Times and
- * verdicts are not checked.
+ * S3A storage in its child JVM and the Azure rows on Azurite included, and checks the structure of
+ * what it returns: every row is there with a verdict, and every operation of both sides (on Azure:
+ * Keepsake and the SDK's floor) was seen making requests. Times, ratios and S3 verdicts are not checked.
  */
 class ObjectStoreSectionTest {
 
@@ -36,7 +36,14 @@ class ObjectStoreSectionTest {
             assertThat(row.measured()).isNotBlank();
         });
 
-        assertThat(result.tables()).hasSize(1);
+        assertThat(result.rows()).filteredOn(row -> row.comparison().startsWith("Azure: ")).hasSize(6)
+                .allSatisfy(row -> {
+                    assertThat(row.verdict()).isEqualTo(GoalRow.Verdict.REPORTED);
+                    assertThat(row.measured()).matches("[0-9.]+x of the floor; requests \\d+ vs \\d+, round trips"
+                            + " \\d+ vs \\d+");
+                });
+
+        assertThat(result.tables()).hasSize(2);
         List<String> lines = result.tables().get(0).lines().filter(l -> TABLE_ROW.matcher(l).matches()).toList();
         // 9 rows (7 compared, 2 lists of Keepsake alone), each at 0 and 20 ms
         assertThat(lines).hasSize(18);
@@ -48,6 +55,17 @@ class ObjectStoreSectionTest {
             if (!m.group(1).startsWith("list of a job")) {
                 assertThat(Integer.parseInt(m.group(4))).as(line).isPositive();
                 assertThat(Integer.parseInt(m.group(6))).as(line).isPositive();
+            }
+        }
+        // the Azure table: 6 rows (Keepsake beside the SDK's floor), each at 0 and 20 ms, requests on both sides
+        List<String> azure = result.tables().get(1).lines().filter(l -> TABLE_ROW.matcher(l).matches()).toList();
+        assertThat(azure).hasSize(12);
+        for (String line : azure) {
+            Matcher m = TABLE_ROW.matcher(line);
+            assertThat(m.matches()).isTrue();
+            assertThat(m.group(1)).startsWith("Azure: ");
+            for (int group : new int[] {3, 4, 5, 6}) {
+                assertThat(Integer.parseInt(m.group(group))).as(line).isPositive();
             }
         }
     }
