@@ -228,6 +228,8 @@ public final class ObjectStoreSection implements ReportSection {
         private final List<CompletedCheckpoint> large = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
         private long checkpointId = 1;
+        /** The checkpoint the next checkpoint row rotates away: savepoint rows draw ids from the same counter. */
+        private long lastCheckpoint;
         private final long started = System.nanoTime();
         private int checkpointStateBytes;
 
@@ -301,6 +303,7 @@ public final class ObjectStoreSection implements ReportSection {
             // the first checkpoint, so that every timed store rotates one away
             plugin.storeCheckPoint(checkpointState(checkpointId));
             seatunnel.store(BenchStates.JOB, 1, checkpointId, checkpointStateBytes, checkpointId);
+            lastCheckpoint = checkpointId;
             return seedMillis;
         }
 
@@ -322,8 +325,9 @@ public final class ObjectStoreSection implements ReportSection {
 
         private void checkpointRow(Cell cell, int index, boolean keepsakeFirst) throws Exception {
             long id = ++checkpointId;
+            long previous = lastCheckpoint;
             PipelineState state = checkpointState(id);
-            List<String> rotated = List.of(Long.toString(id - 1));
+            List<String> rotated = List.of(Long.toString(previous));
             Timed k = () -> {
                 long start = System.nanoTime();
                 plugin.storeCheckPoint(state);
@@ -331,8 +335,9 @@ public final class ObjectStoreSection implements ReportSection {
                 return System.nanoTime() - start;
             };
             Timed s = () -> seatunnel.store(BenchStates.JOB, 1, id, checkpointStateBytes, id)
-                    + seatunnel.delete(BenchStates.JOB, 1, List.of(id - 1));
+                    + seatunnel.delete(BenchStates.JOB, 1, List.of(previous));
             both(cell, index, keepsakeFirst, k, s);
+            lastCheckpoint = id;
         }
 
         private void savepointRows(Cell save, Cell restore, List<CompletedCheckpoint> states, int bytesEach,
