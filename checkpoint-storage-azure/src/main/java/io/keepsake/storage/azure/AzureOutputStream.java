@@ -6,7 +6,7 @@ import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.options.BlockBlobCommitBlockListOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
-import io.keepsake.storage.spi.SyncableOutputStream;
+import io.keepsake.storage.spi.objectstore.BlockBufferingOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,11 +15,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -31,140 +29,54 @@ import java.util.UUID;
  * from another writer's. A stream closed without a successful {@code sync()} leaves only
  * uncommitted blocks, which no listing shows. Not thread-safe: one thread writes one blob.
  */
-final class AzureOutputStream extends SyncableOutputStream {
+final class AzureOutputStream extends BlockBufferingOutputStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(AzureOutputStream.class);
-    private static final int FIRST_BUFFER = 64 << 10;
 
     private final AzureFileSystem fs;
     private final AzurePath target;
-    private final String path;
     private final boolean conditional;
     private final String writeId = UUID.randomUUID().toString();
     private final List<String> blockIds = new ArrayList<>();
-    private byte[] buffer = new byte[FIRST_BUFFER];
-    private int count;
-    private boolean published;
-    private boolean failed;
-    private boolean closed;
 
     AzureOutputStream(AzureFileSystem fs, AzurePath target, String path, boolean conditional) {
+        super(path, fs.blockSize(), "the blob was published by sync() and is not appended to",
+                "an earlier request of this stream failed");
         this.fs = fs;
         this.target = target;
-        this.path = path;
         this.conditional = conditional;
     }
 
-    @Override
-    public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-        requireWritable();
-        Objects.checkFromIndexSize(off, len, b.length);
-        while (len > 0) {
-            if (count == buffer.length && buffer.length < fs.blockSize()) {
-                buffer = Arrays.copyOf(buffer, (int) Math.min(fs.blockSize(), (long) buffer.length * 2));
-            }
-            int n = Math.min(len, buffer.length - count);
-            System.arraycopy(b, off, buffer, count, n);
-            count += n;
-            off += n;
-            len -= n;
-            if (count == fs.blockSize()) {
-                stageBlock();
-            }
-        }
-    }
-
-    /**
-     * Publishes the blob with every byte written so far; a second call does nothing.
-     *
-     * @throws FileAlreadyExistsException when the file must be created and another writer created it first
-     */
-    @Override
-    public void sync() throws IOException {
-        if (published) {
-            return;
-        }
-        requireWritable();
-        try {
-            if (blockIds.isEmpty()) {
-                putWhole();
-            } else {
-                if (count > 0) {
-                    stageBlock();
-                }
-                commitBlocks();
-            }
-            published = true;
-        } catch (IOException | RuntimeException e) {
-            failed = true;
-            throw e;
-        } finally {
-            buffer = null;
-        }
-    }
-
-    @Override
-    public void flush() throws IOException {
-        requireWritable();
-    }
-
-    /** Releases the stream; a blob not published by {@link #sync()} is abandoned (its staged blocks stay uncommitted). */
-    @Override
-    public void close() {
-        closed = true;
-        buffer = null;
-    }
-
-    private void requireWritable() throws IOException {
-        if (published) {
-            throw new IOException("Cannot write " + path + ": the blob was published by sync() and is not appended to");
-        }
-        if (closed) {
-            throw new IOException("Cannot write " + path + ": the stream is closed");
-        }
-        if (failed) {
-            throw new IOException("Cannot write " + path + ": an earlier request of this stream failed");
-        }
-    }
-
-    private BinaryData body() {
-        return BinaryData.fromByteBuffer(ByteBuffer.wrap(buffer, 0, count));
+    private static BinaryData body(byte[] bytes, int length) {
+        return BinaryData.fromByteBuffer(ByteBuffer.wrap(bytes, 0, length));
     }
 
     private BlobRequestConditions conditions() {
         return conditional ? new BlobRequestConditions().setIfNoneMatch("*") : null;
     }
 
-    /** Stages the buffer as the next block; block ids are this stream's write id and the block's number, all one length. */
-    private void stageBlock() throws IOException {
-        String id = Base64.getEncoder().encodeToString(String.format("%s-%06d", writeId, blockIds.size())
+    /** Stages the bytes as the next block; block ids are this stream's write id and the block's number, all one length. */
+    @Override
+    protected void stageBlock(byte[] bytes, int length, int index) throws IOException {
+        String id = Base64.getEncoder().encodeToString(String.format("%s-%06d", writeId, index)
                 .getBytes(StandardCharsets.US_ASCII));
-        BinaryData data = body();
-        try {
-            fs.call(path, "stage block " + blockIds.size() + " of", () -> {
-                fs.blockBlob(target).stageBlock(id, data);
-                return null;
-            });
-        } catch (IOException e) {
-            failed = true;
-            throw e;
-        }
+        BinaryData data = body(bytes, length);
+        fs.call(path, "stage block " + index + " of", () -> {
+            fs.blockBlob(target).stageBlock(id, data);
+            return null;
+        });
         blockIds.add(id);
-        count = 0;
     }
 
-    private void putWhole() throws IOException {
-        BlockBlobSimpleUploadOptions options = new BlockBlobSimpleUploadOptions(body())
+    @Override
+    protected void putWhole(byte[] bytes, int length) throws IOException {
+        BlockBlobSimpleUploadOptions options = new BlockBlobSimpleUploadOptions(body(bytes, length))
                 .setMetadata(Map.of(AzureFileSystem.WRITE_ID, writeId)).setRequestConditions(conditions());
         publish(() -> fs.blockBlob(target).uploadWithResponse(options, null, null));
     }
 
-    private void commitBlocks() throws IOException {
+    @Override
+    protected void commitBlocks() throws IOException {
         BlockBlobCommitBlockListOptions options = new BlockBlobCommitBlockListOptions(blockIds)
                 .setMetadata(Map.of(AzureFileSystem.WRITE_ID, writeId)).setRequestConditions(conditions());
         publish(() -> fs.blockBlob(target).commitBlockListWithResponse(options, null, null));
@@ -193,7 +105,7 @@ final class AzureOutputStream extends SyncableOutputStream {
                 return;
             }
             if (fs.properties(target).isPresent()) {
-                failed = true;
+                markFailed();
                 FileAlreadyExistsException exists = new FileAlreadyExistsException(path, null,
                         "another writer created it first (HTTP " + e.getStatusCode() + " " + e.getErrorCode() + ")");
                 exists.initCause(e);
@@ -214,7 +126,7 @@ final class AzureOutputStream extends SyncableOutputStream {
         } catch (IOException unreadable) {
             failure.addSuppressed(unreadable);
         }
-        failed = true;
+        markFailed();
         throw failure;
     }
 }

@@ -1,5 +1,6 @@
 package io.keepsake.storage.azure;
 
+import io.keepsake.fixtures.tck.FileSystemTreeAccess;
 import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
 import io.keepsake.fixtures.tck.StorageTarget;
@@ -30,7 +31,7 @@ class AzureReliabilityTest extends ReliabilitySuites {
 
             @Override
             public TreeAccess tree() {
-                return new AzureTreeAccess(azurite.fs());
+                return new FileSystemTreeAccess(azurite.fs());
             }
 
             @Override

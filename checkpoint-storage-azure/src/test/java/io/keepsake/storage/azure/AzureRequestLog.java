@@ -7,6 +7,7 @@ import com.azure.core.http.HttpPipelineNextSyncPolicy;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.HttpPipelinePolicy;
+import io.keepsake.fixtures.cost.TimedRequest;
 import reactor.core.publisher.Mono;
 
 import java.net.URLDecoder;
@@ -23,7 +24,7 @@ import java.util.List;
 final class AzureRequestLog implements HttpPipelinePolicy {
 
     /** One request: method, what it was, thread, start and end ({@link System#nanoTime()}), body bytes. */
-    record Request(String method, String what, String thread, long start, long end, long length) {
+    record Request(String method, String what, String thread, long start, long end, long length) implements TimedRequest {
 
         boolean isPayload() {
             return what.contains(".wire");
@@ -107,37 +108,6 @@ final class AzureRequestLog implements HttpPipelinePolicy {
         }
         if (r.getHeaders().getValue(HttpHeaderName.IF_NONE_MATCH) != null) {
             b.append(" If-None-Match");
-        }
-        return b.toString();
-    }
-
-    /**
-     * The sequential round trips among {@code rs}: the most requests in one chain in which each
-     * starts after the one before it ended.
-     */
-    static int sequential(List<Request> rs) {
-        List<Request> byEnd = new ArrayList<>(rs);
-        byEnd.sort(Comparator.comparingLong(Request::end));
-        int[] depth = new int[byEnd.size()];
-        int best = 0;
-        for (int i = 0; i < byEnd.size(); i++) {
-            depth[i] = 1;
-            for (int j = 0; j < i; j++) {
-                if (byEnd.get(j).end() <= byEnd.get(i).start()) {
-                    depth[i] = Math.max(depth[i], depth[j] + 1);
-                }
-            }
-            best = Math.max(best, depth[i]);
-        }
-        return best;
-    }
-
-    /** One line per request: offset from {@code origin} in ms, method, what, thread. */
-    static String table(List<Request> rs, long origin) {
-        StringBuilder b = new StringBuilder();
-        for (Request r : rs) {
-            b.append(String.format("  %7.2f-%7.2f ms  %-6s %-70s %s%n", (r.start() - origin) / 1e6,
-                    (r.end() - origin) / 1e6, r.method(), r.what(), r.thread()));
         }
         return b.toString();
     }

@@ -1,6 +1,7 @@
 package io.keepsake.storage.azure;
 
 import io.keepsake.fixtures.azure.AzuriteServer;
+import io.keepsake.fixtures.cost.TimedRequest;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.SavepointKind;
@@ -79,16 +80,16 @@ class AzureSavepointRequestsTest {
         List<AzureRequestLog.Request> waited = waitedFor(log.within(start, end));
         List<AzureRequestLog.Request> afterwards = log.within(end, closed);
         List<AzureRequestLog.Request> notPayload = waited.stream().filter(r -> !r.isPayload()).toList();
-        int sequential = AzureRequestLog.sequential(notPayload);
+        int sequential = TimedRequest.sequential(notPayload);
         System.out.printf("First savepoint of a storage instance: %d requests, %d sequential besides payloads%n%s",
-                firstSave.size(), AzureRequestLog.sequential(firstSave.stream().filter(r -> !r.isPayload()).toList()),
-                AzureRequestLog.table(firstSave, first));
+                firstSave.size(), TimedRequest.sequential(firstSave.stream().filter(r -> !r.isPayload()).toList()),
+                TimedRequest.table(firstSave, first));
         System.out.printf("Next savepoint (%d x %d MiB): the caller waits for %d requests (%d payload uploads), %d"
                         + " sequential round trips besides the payloads, %d with them%n%s", PAYLOADS, PAYLOAD_BYTES >> 20,
-                waited.size(), waited.size() - notPayload.size(), sequential, AzureRequestLog.sequential(waited),
-                AzureRequestLog.table(waited, start));
+                waited.size(), waited.size() - notPayload.size(), sequential, TimedRequest.sequential(waited),
+                TimedRequest.table(waited, start));
         System.out.printf("After the commit returned, until the storage closed (its tidying): %d requests%n%s", afterwards.size(),
-                AzureRequestLog.table(afterwards, start));
+                TimedRequest.table(afterwards, start));
 
         assertThat(waited.stream().filter(AzureRequestLog.Request::isPayload)).as("one upload per payload").hasSize(PAYLOADS);
         // The caller's own thread sends one request per sequential step; what it overlaps goes to the
@@ -125,9 +126,9 @@ class AzureSavepointRequestsTest {
             long rotated = System.nanoTime();
             List<AzureRequestLog.Request> store = log.within(start, stored);
             List<AzureRequestLog.Request> rotation = log.within(stored, rotated);
-            System.out.printf("Checkpoint store (170 KB): %d requests%n%s", store.size(), AzureRequestLog.table(store, start));
+            System.out.printf("Checkpoint store (170 KB): %d requests%n%s", store.size(), TimedRequest.table(store, start));
             System.out.printf("Rotation of one checkpoint: %d requests, %d sequential%n%s", rotation.size(),
-                    AzureRequestLog.sequential(rotation), AzureRequestLog.table(rotation, stored));
+                    TimedRequest.sequential(rotation), TimedRequest.table(rotation, stored));
             assertThat(store).as("one conditional Put Blob").singleElement()
                     .satisfies(r -> assertThat(r.method()).isEqualTo("PUT"));
         }

@@ -2,7 +2,7 @@ package io.keepsake.storage.s3;
 
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.s3.internal.S3Settings;
-import io.keepsake.storage.spi.SyncableOutputStream;
+import io.keepsake.storage.spi.objectstore.CreateIfAbsentProbe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -11,48 +11,36 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Checks, once per endpoint and bucket in this JVM, that the store enforces {@code If-None-Match: *}
  * on both requests that publish an object: a second {@code PutObject} of a key must fail, and so
  * must a {@code CompleteMultipartUpload} of a key that exists (HTTP 412 both). The probe object and
  * its upload live under a directory the storage is configured with (its namespace or savepoint
- * root), named {@value #PROBE_PREFIX}{@code <uuid>}, and are removed (the upload aborted) whatever
- * the outcome. A store that passed is remembered; one that failed is probed again at the next open.
- * Thread-safe.
+ * root) and are removed (the upload aborted) whatever the outcome; {@link CreateIfAbsentProbe} runs
+ * the checks and remembers the stores that passed. Thread-safe.
  */
 final class ConditionalWriteProbe {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConditionalWriteProbe.class);
 
     /** The name every probe object starts with. */
-    static final String PROBE_PREFIX = ".keepsake-conditional-write-probe-";
+    static final String PROBE_PREFIX = CreateIfAbsentProbe.PROBE_PREFIX;
 
-    private static final byte[] CONTENT = "keepsake conditional-write probe\n".getBytes(StandardCharsets.UTF_8);
-
-    private static final Set<String> PASSED = ConcurrentHashMap.newKeySet();
-    private static final ConcurrentMap<String, Object> LOCKS = new ConcurrentHashMap<>();
-    private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final CreateIfAbsentProbe PROBE = new CreateIfAbsentProbe(new CreateIfAbsentProbe.Wording(
+            "s3", "store", "key", "bucket", "PutObject", "CompleteMultipartUpload", S3Settings.CONDITIONAL_WRITES));
 
     private ConditionalWriteProbe() {
     }
 
     /** Forgets every probe that passed, so the next open of any bucket probes again: for tests. */
     static void forget() {
-        PASSED.clear();
+        PROBE.forget();
     }
 
     /** How many probes ran in this JVM (not answered from the cache): for tests. */
     static int runs() {
-        return RUNS.get();
+        return PROBE.runs();
     }
 
     /**
@@ -67,56 +55,20 @@ final class ConditionalWriteProbe {
      */
     static void requireEnforced(S3FileSystem fs, String directory, S3Settings settings)
             throws CheckpointStorageException, IOException {
-        String bucket = fs.path(directory).bucket();
-        String cacheKey = settings.endpointText() + " " + bucket;
-        if (PASSED.contains(cacheKey)) {
-            return;
-        }
-        synchronized (LOCKS.computeIfAbsent(cacheKey, k -> new Object())) {
-            if (PASSED.contains(cacheKey)) {
-                return;
-            }
-            RUNS.incrementAndGet();
-            String probe = fs.child(directory, PROBE_PREFIX + UUID.randomUUID());
-            try {
-                if (!probe(fs, probe, settings)) {
-                    return;
-                }
-            } finally {
-                try {
-                    fs.delete(probe, false);
-                } catch (IOException e) {
-                    LOG.warn("Cannot remove the conditional-write probe {}: {}", probe, e.getMessage());
-                }
-            }
-            PASSED.add(cacheKey);
-            LOG.debug("{} enforces If-None-Match on PutObject and CompleteMultipartUpload in bucket {}",
-                    settings.endpointText(), bucket);
-        }
+        PROBE.requireEnforced(fs, directory, fs.path(directory).bucket(), settings.endpointText(),
+                probe -> completeRefused(fs, probe, settings));
     }
 
-    /** Runs both checks on {@code probe}; false when the credentials may not write, so nothing was checked. */
-    private static boolean probe(S3FileSystem fs, String probe, S3Settings settings)
+    /** Completes a one-part multipart upload of {@code probe}, which exists; true when S3 answered 412. */
+    private static boolean completeRefused(S3FileSystem fs, String probe, S3Settings settings)
             throws CheckpointStorageException, IOException {
-        try {
-            write(fs, probe);
-        } catch (AccessDeniedException e) {
-            LOG.info("Cannot check conditional writes at {}: the credentials may not write there, so this storage"
-                    + " can only read ({})", settings.endpointText(), probe);
-            return false;
-        }
-        try {
-            write(fs, probe);
-            throw refused(settings, "PutObject", probe);
-        } catch (FileAlreadyExistsException expected) {
-            // the second conditional PutObject was refused
-        }
         S3Path p = fs.path(probe);
         String uploadId = fs.call(probe, "begin the multipart upload of", () -> fs.client().createMultipartUpload(b -> b
                 .bucket(p.bucket()).key(p.key()))).uploadId();
         try {
             String etag = fs.call(probe, "upload a part of", () -> fs.client().uploadPart(b -> b.bucket(p.bucket())
-                    .key(p.key()).uploadId(uploadId).partNumber(1), RequestBody.fromBytes(CONTENT))).eTag();
+                    .key(p.key()).uploadId(uploadId).partNumber(1), RequestBody.fromBytes(CreateIfAbsentProbe.CONTENT)))
+                    .eTag();
             try {
                 fs.client().completeMultipartUpload(b -> b.bucket(p.bucket()).key(p.key()).uploadId(uploadId)
                         .ifNoneMatch("*").multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1)
@@ -132,7 +84,7 @@ final class ConditionalWriteProbe {
             } catch (SdkException e) {
                 throw fs.translate(probe, "complete the multipart upload of", e);
             }
-            throw refused(settings, "CompleteMultipartUpload", probe);
+            return false;
         } finally {
             abortQuietly(fs, p, uploadId, probe);
         }
@@ -150,22 +102,6 @@ final class ConditionalWriteProbe {
         } catch (SdkException e) {
             LOG.warn("Cannot abort the conditional-write probe's upload {} of {}: {}", uploadId, probe,
                     e.getMessage());
-        }
-    }
-
-    private static CheckpointStorageException refused(S3Settings settings, String request, String probe) {
-        return new CheckpointStorageException("Cannot open s3 storage: the store at " + settings.endpointText()
-                + " accepted a " + request + " with If-None-Match: * of a key that exists, so create-if-absent is"
-                + " not exclusive there: two commits of one savepoint id could both win, and a garbage collection"
-                + " could remove the files of a savepoint whose commit returned; use a store that enforces"
-                + " conditional writes on PutObject and CompleteMultipartUpload, or set "
-                + S3Settings.CONDITIONAL_WRITES + "=unsupported to accept that risk (" + probe + ")");
-    }
-
-    private static void write(S3FileSystem fs, String path) throws IOException {
-        try (SyncableOutputStream out = fs.create(path, true)) {
-            out.write(CONTENT);
-            out.sync();
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.keepsake.storage.s3;
 
-import io.keepsake.storage.spi.SyncableOutputStream;
+import io.keepsake.storage.spi.objectstore.BlockBufferingOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -17,11 +17,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -38,29 +36,23 @@ import java.util.concurrent.locks.LockSupport;
  * successful {@code sync()}, or after a failed request, aborts its upload and leaves nothing.
  * Not thread-safe: one thread writes one object.
  */
-final class S3OutputStream extends SyncableOutputStream {
+final class S3OutputStream extends BlockBufferingOutputStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3OutputStream.class);
-    private static final int FIRST_BUFFER = 64 << 10;
 
     private final S3FileSystem fs;
     private final S3Path target;
-    private final String path;
     private final boolean conditional;
     private final String writeId = UUID.randomUUID().toString();
     private final MessageDigest sha256;
     private final List<CompletedPart> parts = new ArrayList<>();
-    private byte[] buffer = new byte[FIRST_BUFFER];
-    private int count;
     private String uploadId;
-    private boolean published;
-    private boolean failed;
-    private boolean closed;
 
     S3OutputStream(S3FileSystem fs, S3Path target, String path, boolean conditional) {
+        super(path, fs.partSize(), "the object was published by sync() and S3 cannot append",
+                "an earlier upload of this stream failed");
         this.fs = fs;
         this.target = target;
-        this.path = path;
         this.conditional = conditional;
         try {
             this.sha256 = MessageDigest.getInstance("SHA-256");
@@ -69,124 +61,47 @@ final class S3OutputStream extends SyncableOutputStream {
         }
     }
 
-    @Override
-    public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-        requireWritable();
-        Objects.checkFromIndexSize(off, len, b.length);
-        while (len > 0) {
-            if (count == buffer.length && buffer.length < fs.partSize()) {
-                buffer = Arrays.copyOf(buffer, (int) Math.min(fs.partSize(), (long) buffer.length * 2));
-            }
-            int n = Math.min(len, buffer.length - count);
-            System.arraycopy(b, off, buffer, count, n);
-            count += n;
-            off += n;
-            len -= n;
-            if (count == fs.partSize()) {
-                sendPart();
-            }
-        }
-    }
-
-    /**
-     * Publishes the object with every byte written so far; a second call does nothing.
-     *
-     * @throws java.nio.file.FileAlreadyExistsException when the file must be created and another writer created it first
-     */
-    @Override
-    public void sync() throws IOException {
-        if (published) {
-            return;
-        }
-        requireWritable();
-        try {
-            if (uploadId == null) {
-                putWhole();
-            } else {
-                if (count > 0) {
-                    sendPart();
-                }
-                complete();
-            }
-            published = true;
-        } catch (IOException | RuntimeException e) {
-            failed = true;
-            throw e;
-        } finally {
-            buffer = null;
-        }
-    }
-
-    @Override
-    public void flush() throws IOException {
-        requireWritable();
-    }
-
-    private void requireWritable() throws IOException {
-        if (published) {
-            throw new IOException("Cannot write " + path + ": the object was published by sync() and S3 cannot append");
-        }
-        if (closed) {
-            throw new IOException("Cannot write " + path + ": the stream is closed");
-        }
-        if (failed) {
-            throw new IOException("Cannot write " + path + ": an earlier upload of this stream failed");
-        }
-    }
-
     private Map<String, String> metadata() {
         return Map.of(S3FileSystem.WRITE_ID, writeId);
     }
 
-    /** The buffered bytes as a request body, without a copy; each retry of the SDK reads them afresh. */
-    private RequestBody body() {
-        byte[] bytes = buffer;
-        int length = count;
+    /** The bytes as a request body, without a copy; each retry of the SDK reads them afresh. */
+    private static RequestBody body(byte[] bytes, int length) {
         return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(bytes, 0, length), length,
                 "application/octet-stream");
     }
 
-    private void sendPart() throws IOException {
+    /** Sends the bytes as the next part of the multipart upload, begun on the first part. */
+    @Override
+    protected void stageBlock(byte[] bytes, int length, int index) throws IOException {
         try {
             if (uploadId == null) {
                 uploadId = fs.call(path, "begin multipart upload", () -> fs.client().createMultipartUpload(b -> b
                         .bucket(target.bucket()).key(target.key()).metadata(metadata()))).uploadId();
             }
-            int number = parts.size() + 1;
+            int number = index + 1;
             UploadPartResponse r = fs.call(path, "upload part " + number, () -> fs.client().uploadPart(b -> b
-                    .bucket(target.bucket()).key(target.key()).uploadId(uploadId).partNumber(number), body()));
+                    .bucket(target.bucket()).key(target.key()).uploadId(uploadId).partNumber(number),
+                    body(bytes, length)));
             parts.add(CompletedPart.builder().partNumber(number).eTag(r.eTag()).build());
-            count = 0;
         } catch (IOException | RuntimeException e) {
-            failed = true;
             abortUpload();
             throw e;
         }
     }
 
-    /** Releases the stream; an object not published by {@link #sync()} is abandoned and its upload aborted. */
+    /** Aborts the upload of an object not published by {@link #sync()}. */
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (!published) {
-            abortUpload();
-        }
-        buffer = null;
+    protected void abandon() {
+        abortUpload();
     }
 
-    /** One PutObject of the buffer, conditional when the file must be created. */
-    private void putWhole() throws IOException {
-        sha256.update(buffer, 0, count);
+    /** One PutObject of the bytes, conditional when the file must be created. */
+    @Override
+    protected void putWhole(byte[] bytes, int length) throws IOException {
+        sha256.update(bytes, 0, length);
         String hash = HexFormat.of().formatHex(sha256.digest());
-        RequestBody body = body();
+        RequestBody body = body(bytes, length);
         PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(target.bucket()).key(target.key())
                 .metadata(Map.of(S3FileSystem.WRITE_ID, writeId, S3FileSystem.SHA256, hash));
         if (conditional) {
@@ -196,7 +111,8 @@ final class S3OutputStream extends SyncableOutputStream {
         publish(() -> fs.client().putObject(built, body));
     }
 
-    private void complete() throws IOException {
+    @Override
+    protected void commitBlocks() throws IOException {
         CompleteMultipartUploadRequest.Builder request = CompleteMultipartUploadRequest.builder()
                 .bucket(target.bucket()).key(target.key()).uploadId(uploadId)
                 .multipartUpload(m -> m.parts(parts));
@@ -268,7 +184,7 @@ final class S3OutputStream extends SyncableOutputStream {
         } catch (IOException unreadable) {
             failure.addSuppressed(unreadable);
         }
-        failed = true;
+        markFailed();
         return failure;
     }
 

@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.fixtures.cost.TimedRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -23,7 +24,7 @@ import java.util.TreeMap;
 final class RequestLog implements ExecutionInterceptor {
 
     /** One request: what it was, on which thread, and its start and end ({@link System#nanoTime()}). */
-    record Request(String method, String what, String thread, long start, long end) {
+    record Request(String method, String what, String thread, long start, long end) implements TimedRequest {
 
         boolean isPayload() {
             return what.contains(".wire");
@@ -83,37 +84,6 @@ final class RequestLog implements ExecutionInterceptor {
             return requests.stream().filter(r -> r.start() >= from)
                     .sorted(Comparator.comparingLong(Request::start)).toList();
         }
-    }
-
-    /**
-     * The sequential round trips among {@code rs}: the most requests in one chain in which each
-     * starts after the one before it ended. Requests in flight together count once.
-     */
-    static int sequential(List<Request> rs) {
-        List<Request> byEnd = new ArrayList<>(rs);
-        byEnd.sort(Comparator.comparingLong(Request::end));
-        int[] depth = new int[byEnd.size()];
-        int best = 0;
-        for (int i = 0; i < byEnd.size(); i++) {
-            depth[i] = 1;
-            for (int j = 0; j < i; j++) {
-                if (byEnd.get(j).end() <= byEnd.get(i).start()) {
-                    depth[i] = Math.max(depth[i], depth[j] + 1);
-                }
-            }
-            best = Math.max(best, depth[i]);
-        }
-        return best;
-    }
-
-    /** One line per request: offset from {@code origin} in ms, method, what, thread. */
-    static String table(List<Request> rs, long origin) {
-        StringBuilder b = new StringBuilder();
-        for (Request r : rs) {
-            b.append(String.format("  %7.2f-%7.2f ms  %-6s %-70s %s%n", (r.start() - origin) / 1e6,
-                    (r.end() - origin) / 1e6, r.method(), r.what(), r.thread()));
-        }
-        return b.toString();
     }
 
     /** The request's key (without the bucket) and what its query and conditions say. */

@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.fixtures.tck.FileSystemTreeAccess;
 import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
 import io.keepsake.fixtures.tck.StorageTarget;
@@ -31,7 +32,7 @@ class S3ReliabilityTest extends ReliabilitySuites {
 
             @Override
             public TreeAccess tree() {
-                return new S3TreeAccess(server.fs());
+                return new FileSystemTreeAccess(server.fs());
             }
 
             @Override

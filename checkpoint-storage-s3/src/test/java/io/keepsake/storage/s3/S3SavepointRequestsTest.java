@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.fixtures.cost.TimedRequest;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointRequest;
@@ -75,16 +76,16 @@ class S3SavepointRequestsTest {
         List<RequestLog.Request> waited = waitedFor(log.within(start, end));
         List<RequestLog.Request> afterwards = log.within(end, closed);
         List<RequestLog.Request> notPayload = waited.stream().filter(r -> !r.isPayload()).toList();
-        int sequential = RequestLog.sequential(notPayload);
+        int sequential = TimedRequest.sequential(notPayload);
         System.out.printf("First savepoint of a storage instance: %d requests, %d sequential besides payloads%n%s",
-                firstSave.size(), RequestLog.sequential(firstSave.stream().filter(r -> !r.isPayload()).toList()),
-                RequestLog.table(firstSave, first));
+                firstSave.size(), TimedRequest.sequential(firstSave.stream().filter(r -> !r.isPayload()).toList()),
+                TimedRequest.table(firstSave, first));
         System.out.printf("Next savepoint (%d x %d MiB): the caller waits for %d requests (%d payload uploads), %d"
                         + " sequential round trips besides the payloads, %d with them%n%s", PAYLOADS, PAYLOAD_BYTES >> 20,
-                waited.size(), waited.size() - notPayload.size(), sequential, RequestLog.sequential(waited),
-                RequestLog.table(waited, start));
+                waited.size(), waited.size() - notPayload.size(), sequential, TimedRequest.sequential(waited),
+                TimedRequest.table(waited, start));
         System.out.printf("After the commit returned, until the storage closed (its tidying): %d requests%n%s", afterwards.size(),
-                RequestLog.table(afterwards, start));
+                TimedRequest.table(afterwards, start));
 
         assertThat(waited.stream().filter(RequestLog.Request::isPayload)).as("one upload per payload").hasSize(PAYLOADS);
         // The caller's own thread sends one request per sequential step; what it overlaps goes to the
@@ -121,9 +122,9 @@ class S3SavepointRequestsTest {
             long rotated = System.nanoTime();
             List<RequestLog.Request> store = log.within(start, stored);
             List<RequestLog.Request> rotation = log.within(stored, rotated);
-            System.out.printf("Checkpoint store (170 KB): %d requests%n%s", store.size(), RequestLog.table(store, start));
+            System.out.printf("Checkpoint store (170 KB): %d requests%n%s", store.size(), TimedRequest.table(store, start));
             System.out.printf("Rotation of one checkpoint: %d requests, %d sequential%n%s", rotation.size(),
-                    RequestLog.sequential(rotation), RequestLog.table(rotation, stored));
+                    TimedRequest.sequential(rotation), TimedRequest.table(rotation, stored));
             assertThat(store).as("one conditional PUT").singleElement()
                     .satisfies(r -> assertThat(r.method()).isEqualTo("PUT"));
         }
