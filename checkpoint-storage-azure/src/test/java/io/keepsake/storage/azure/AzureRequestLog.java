@@ -49,7 +49,10 @@ final class AzureRequestLog implements HttpPipelinePolicy {
         long start = System.nanoTime();
         String thread = Thread.currentThread().getName();
         HttpRequest r = context.getHttpRequest();
-        return next.process().doFinally(s -> record(r, thread, start));
+        // logged before the response (or error) reaches the caller, so that a request the caller waited
+        // for has ended by the time the caller takes its next reading of the clock
+        return next.process().doOnSuccess(response -> record(r, thread, start))
+                .doOnError(error -> record(r, thread, start));
     }
 
     @Override
