@@ -93,8 +93,9 @@ class CliJarsIT {
                 + " [localfile]", "run keepsake.jar instead");
         assertThat(s3.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(s3.err()).contains("Cannot open s3 storage", "run keepsake.jar instead").doesNotContain("classpath");
-        assertThat(help.out().replaceAll("\\s+", " ")).contains("hdfs://, s3://, s3a://, azure://, abfs[s]:// and"
-                + " wasb[s]:// in keepsake.jar", "hdfs, s3 and azure in keepsake.jar");
+        // picocli may wrap a line inside "wasb[s]://" or after a colon: compare without white space
+        assertThat(help.out().replaceAll("\\s+", "")).contains("hdfs://,s3://,s3a://,azure://,abfs[s]://and"
+                + "wasb[s]://inkeepsake.jar", "hdfs,s3andazureinkeepsake.jar");
     }
 
     @Test
