@@ -26,6 +26,11 @@ public abstract class AbstractSection implements ReportSection {
         this.planned = List.copyOf(planned);
     }
 
+    /** A section of one row, which compares {@code comparison} against {@code goal}. */
+    protected AbstractSection(String title, String comparison, String goal) {
+        this(title, List.of(new Planned(comparison, goal)));
+    }
+
     /**
      * One row a section promises before it runs.
      *

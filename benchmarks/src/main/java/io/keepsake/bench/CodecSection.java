@@ -18,8 +18,7 @@ public final class CodecSection extends AbstractSection {
 
     /** The section. */
     public CodecSection() {
-        super("Codec", List.of(new Planned("engine-wire-v1 encode + decode vs SeaTunnel's double protostuff path",
-                GOAL)));
+        super("Codec", "engine-wire-v1 encode + decode vs SeaTunnel's double protostuff path", GOAL);
     }
 
     @Override

@@ -27,7 +27,7 @@ public final class HdfsSection extends AbstractSection {
 
     /** The section. */
     public HdfsSection() {
-        super("HDFS NameNode calls", List.of(new Planned(COMPARISON, GOAL)));
+        super("HDFS NameNode calls", COMPARISON, GOAL);
     }
 
     // About 67 lines: the cluster's settings, the trial and its rows share the cluster's lifetime.

@@ -196,7 +196,7 @@ public final class ObjectStoreSection extends AbstractSection {
         return all;
     }
 
-    /** The states of a savepoint row's pipelines, {@code bytesEach} each, their random bytes seeded from {@code seed}. */
+    /** The states of a savepoint row's pipelines, {@code bytesEach} each, their bytes seeded from {@code seed}. */
     static List<CompletedCheckpoint> savepointStates(int bytesEach, int seed) {
         List<CompletedCheckpoint> states = new ArrayList<>();
         for (int p = 1; p <= PIPELINES; p++) {

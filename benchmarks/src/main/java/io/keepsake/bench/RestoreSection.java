@@ -256,7 +256,8 @@ public final class RestoreSection extends AbstractSection {
         Spread ratio = Spread.of(Spread.ratios(bound, restore));
         Spread vsRaw = Spread.of(Spread.ratios(raw, restore));
         return GoalRow.ratio(boundComparison(label), BOUND_GOAL, ratio, "; bound " + Spread.of(bound).medianMillis()
-                + " = (read " + Spread.of(raw).medianMillis() + " + hash " + Spread.of(hash).medianMillis() + " + decode " + Spread.of(decode).medianMillis()
+                + " = (read " + Spread.of(raw).medianMillis() + " + hash " + Spread.of(hash).medianMillis()
+                + " + decode " + Spread.of(decode).medianMillis()
                 + ") / " + cores + " cores; vs the raw read alone " + vsRaw.medianRatio(),
                 GoalRow.Verdict.of(ratio.median() >= 0.8));
     }

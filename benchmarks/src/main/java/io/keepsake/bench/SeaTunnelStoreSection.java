@@ -70,7 +70,8 @@ public final class SeaTunnelStoreSection extends AbstractSection {
         List<GoalRow> rows = List.of(
                 GoalRow.ratio(CHECKPOINT, CHECKPOINT_GOAL, checkpoint, where,
                         GoalRow.Verdict.of(checkpoint.median() <= 1.5)),
-                GoalRow.ratio(SAVEPOINT, SAVEPOINT_GOAL, savepoint, where, GoalRow.Verdict.of(savepoint.median() <= 3)));
+                GoalRow.ratio(SAVEPOINT, SAVEPOINT_GOAL, savepoint, where,
+                        GoalRow.Verdict.of(savepoint.median() <= 3)));
         List<String> notes = new ArrayList<>();
         notes.add("SeaTunnel plugin stores: ratio = time / baseline time of the same round. Median times floor (write"
                 + " + one fsync) / temp write + fsync + rename + directory fsync / Keepsake checkpoint / Keepsake"

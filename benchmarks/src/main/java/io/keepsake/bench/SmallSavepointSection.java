@@ -25,7 +25,7 @@ public final class SmallSavepointSection extends AbstractSection {
 
     /** The section. */
     public SmallSavepointSection() {
-        super("Small savepoint", List.of(new Planned("small savepoint (4 pipelines) vs the fsynced legacy store", GOAL)));
+        super("Small savepoint", "small savepoint (4 pipelines) vs the fsynced legacy store", GOAL);
     }
 
     // About 53 lines: one trial (set-up, interleaved rounds, goal rows), read top to bottom.
