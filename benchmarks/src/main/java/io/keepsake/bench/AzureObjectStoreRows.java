@@ -8,24 +8,13 @@ import io.keepsake.bench.ObjectStoreSection.Cell;
 import io.keepsake.bench.ObjectStoreSection.Measure;
 import io.keepsake.bench.ObjectStoreSection.Sizes;
 import io.keepsake.engine.CompletedCheckpoint;
-import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.fixtures.azure.AzuriteServer;
-import io.keepsake.reader.SavepointRestorer;
-import io.keepsake.seatunnel.KeepsakeCheckpointStorage;
-import io.keepsake.seatunnel.KeepsakeCheckpointStorageFactory;
-import io.keepsake.storage.KeepsakeStorage;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
-import io.keepsake.storage.SavepointWriter;
-import io.keepsake.storage.Versions;
 import io.keepsake.wire.CheckpointWireCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
-import org.apache.seatunnel.engine.serializer.protobuf.ProtoStuffSerializer;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,12 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 
-import static io.keepsake.bench.ObjectStoreSection.LATENCY;
+import static io.keepsake.bench.LatencyRounds.nanos;
 import static io.keepsake.bench.ObjectStoreSection.PIPELINES;
 
 /**
@@ -61,7 +47,6 @@ final class AzureObjectStoreRows {
     private static final String CONTAINER = "bench";
     private static final String PREFIX = "keepsake";
     private static final String FLOOR_PREFIX = "floor/";
-    private static final Duration QUIET = Duration.ofMillis(150);
     private static final long JOB = BenchStates.JOB_ID;
 
     private final Sizes sizes;
@@ -87,11 +72,11 @@ final class AzureObjectStoreRows {
         return m;
     }
 
-    /** The rows when they do not run, at the full run's sizes. */
-    static List<GoalRow> notRun(String why) {
-        List<GoalRow> rows = new ArrayList<>();
+    /** The rows at the full run's sizes. */
+    static List<AbstractSection.Planned> planned() {
+        List<AbstractSection.Planned> rows = new ArrayList<>();
         for (String name : rowNames("170 KB", "1 MiB", "64 MiB", 10).values()) {
-            rows.add(GoalRow.notRun(name + " at 20 ms", GOAL, why));
+            rows.add(new AbstractSection.Planned(name + " at 20 ms", GOAL));
         }
         return rows;
     }
@@ -104,73 +89,56 @@ final class AzureObjectStoreRows {
              Run run = new Run(azurite, proxy)) {
             return run.measure();
         } catch (Exception e) {
-            return new ReportSection.Result(notRun("failed: " + e), List.of("Object store, Azure rows: failed: " + e));
+            List<GoalRow> failed = planned().stream().map(row -> row.notRun("failed: " + e)).toList();
+            return new ReportSection.Result(failed, List.of("Object store, Azure rows: failed: " + e));
         }
     }
 
     /** One run on one Azurite: the stores, the seeded job, and the rounds. */
     private final class Run implements AutoCloseable {
         private final LatencyProxy proxy;
-        private final KeepsakeCheckpointStorage plugin;
-        private final KeepsakeStorage keepsake;
+        private final LatencyRounds rounds;
+        private final PluginKeepsake keepsake;
         private final BlobContainerClient floor;
-        private final ExecutorService pipelines = Executors.newFixedThreadPool(PIPELINES, r -> {
-            Thread t = new Thread(r, "azure-objectstore-pipeline");
-            t.setDaemon(true);
-            return t;
-        });
-        private final ProtoStuffSerializer serializer = new ProtoStuffSerializer();
-        private final List<CompletedCheckpoint> small = new ArrayList<>();
-        private final List<CompletedCheckpoint> large = new ArrayList<>();
+        private final List<CompletedCheckpoint> small = ObjectStoreSection.savepointStates(sizes.smallBytes(), 100);
+        private final List<CompletedCheckpoint> large = ObjectStoreSection.savepointStates(sizes.largeBytes(), 200);
         private final List<byte[]> smallBytes = new ArrayList<>();
         private final List<byte[]> largeBytes = new ArrayList<>();
         private long checkpointId = 1;
         /** The checkpoint the next store rotates away (the savepoints take ids from the same counter). */
         private long lastCheckpoint = 1;
-        /** What the timed reads returned, kept so that no read is optimised away. */
+        /** What the floor's timed reads returned, kept so that no read is optimised away. */
         private final LongAdder sink = new LongAdder();
-        private final long started = System.nanoTime();
 
         Run(AzuriteServer azurite, LatencyProxy proxy) throws Exception {
             this.proxy = proxy;
+            this.rounds = new LatencyRounds(proxy, "Azure");
             azurite.createContainer(CONTAINER);
             URI endpoint = URI.create(proxy.endpoint() + "/" + AzuriteServer.ACCOUNT);
             Map<String, String> keys = AzuriteServer.factoryKeysFor(endpoint, "azure://" + CONTAINER + "/" + PREFIX);
-            this.plugin = (KeepsakeCheckpointStorage) new KeepsakeCheckpointStorageFactory().create(keys);
-            this.keepsake = (KeepsakeStorage) plugin.checkpointSide();
+            this.keepsake = new PluginKeepsake(keys, "azure-objectstore-pipeline");
             this.floor = new BlobServiceClientBuilder().endpoint(endpoint.toString())
                     .credential(new StorageSharedKeyCredential(AzuriteServer.ACCOUNT, AzuriteServer.ACCOUNT_KEY))
                     .buildClient().getBlobContainerClient(CONTAINER);
-            for (int p = 1; p <= PIPELINES; p++) {
-                small.add(BenchStates.reportState(sizes.smallBytes(), JOB, p, 1, 100 + p));
-                large.add(BenchStates.reportState(sizes.largeBytes(), JOB, p, 1, 200 + p));
-                smallBytes.add(encode(small.get(p - 1)));
-                largeBytes.add(encode(large.get(p - 1)));
+            for (int p = 0; p < PIPELINES; p++) {
+                smallBytes.add(encode(small.get(p)));
+                largeBytes.add(encode(large.get(p)));
             }
         }
 
         ReportSection.Result measure() throws Exception {
             String fewJob = Long.toString(JOB + 1);
             seed(fewJob);
-            Map<String, Cell> zero = cells();
-            Map<String, Cell> twenty = cells();
-            for (int round = 0; round < sizes.warmup() + sizes.rounds(); round++) {
-                int index = round - sizes.warmup();
-                boolean keepsakeFirst = round % 2 == 0;
-                for (int l = 0; l < 2; l++) {
-                    boolean delayed = (l == 1) == keepsakeFirst; // the latencies alternate too
-                    proxy.timeToFirstByte(delayed ? LATENCY : Duration.ZERO);
-                    Map<String, Cell> cells = delayed ? twenty : zero;
-                    checkpointRow(cells.get("checkpoint"), index, keepsakeFirst);
-                    savepointRows(cells.get("savepoint-small"), cells.get("restore-small"), small, smallBytes,
-                            index, keepsakeFirst);
-                    savepointRows(cells.get("savepoint-large"), cells.get("restore-large"), large, largeBytes,
-                            index, keepsakeFirst);
-                    lookupRow(cells.get("lookup-few"), fewJob, index, keepsakeFirst);
-                    progress("round " + (round + 1) + " of " + (sizes.warmup() + sizes.rounds()) + ", "
-                            + (delayed ? "20" : "0") + " ms done");
-                }
-            }
+            Map<String, Cell> zero = Cell.perRow(names.keySet(), sizes.rounds());
+            Map<String, Cell> twenty = Cell.perRow(names.keySet(), sizes.rounds());
+            rounds.run(sizes.warmup(), sizes.rounds(), zero, twenty, (cells, index, keepsakeFirst) -> {
+                checkpointRow(cells.get("checkpoint"), index, keepsakeFirst);
+                savepointRows(cells.get("savepoint-small"), cells.get("restore-small"), small, smallBytes,
+                        index, keepsakeFirst);
+                savepointRows(cells.get("savepoint-large"), cells.get("restore-large"), large, largeBytes,
+                        index, keepsakeFirst);
+                lookupRow(cells.get("lookup-few"), fewJob, index, keepsakeFirst);
+            });
             return new ReportSection.Result(rows(twenty), List.of(note()), List.of(table(zero, twenty)));
         }
 
@@ -178,118 +146,49 @@ final class AzureObjectStoreRows {
         private void seed(String job) throws Exception {
             proxy.timeToFirstByte(Duration.ZERO);
             for (int i = 1; i <= sizes.few(); i++) {
-                seedOne(job, i);
-            }
-            PipelineState first = checkpointState(checkpointId);
-            plugin.storeCheckPoint(first);
-            upload(FLOOR_PREFIX + "checkpoint-" + checkpointId, first.getStates());
-            progress("seeded " + sizes.few() + " savepoints of job " + job);
-        }
-
-        private void seedOne(String job, int i) throws IOException {
-            CompletedCheckpoint state = BenchStates.reportState(1024, Long.parseLong(job), 1, i, i);
-            try (SavepointWriter w = keepsake.beginSavepoint(new SavepointRequest(job, String.format("sp-%06d", i),
-                    SavepointKind.MANUAL, Versions.PRODUCER_VERSION, CheckpointWireCodec.FORMAT_NAME,
-                    1_700_000_000_000L + i, Map.of()))) {
-                try (OutputStream out = w.openPayload(1, i)) {
-                    new CheckpointWireCodec().encode(state, out);
+                CompletedCheckpoint state = PluginKeepsake.seedOne(keepsake.storage(), job, i);
+                if (i == sizes.few()) {
+                    upload(FLOOR_PREFIX + "newest-" + job, encode(state));
                 }
-                w.commit(1_700_000_000_000L + i);
             }
-            if (i == sizes.few()) {
-                upload(FLOOR_PREFIX + "newest-" + job, encode(state));
-            }
-        }
-
-        private Map<String, Cell> cells() {
-            Map<String, Cell> cells = new LinkedHashMap<>();
-            for (String key : names.keySet()) {
-                cells.put(key, new Cell(sizes.rounds()));
-            }
-            return cells;
+            PipelineState first = keepsake.checkpointState(sizes.checkpointBytes(), checkpointId);
+            keepsake.store(first);
+            upload(FLOOR_PREFIX + "checkpoint-" + checkpointId, first.getStates());
+            rounds.progress("seeded " + sizes.few() + " savepoints of job " + job);
         }
 
         private void checkpointRow(Cell cell, int index, boolean keepsakeFirst) throws Exception {
             long id = ++checkpointId;
             long previous = lastCheckpoint;
             lastCheckpoint = id;
-            PipelineState state = checkpointState(id);
-            List<String> rotated = List.of(Long.toString(previous));
-            Timed k = () -> {
-                long start = System.nanoTime();
-                plugin.storeCheckPoint(state);
-                plugin.deleteCheckpoint(BenchStates.JOB, "1", rotated);
-                return System.nanoTime() - start;
-            };
-            Timed f = () -> {
-                long start = System.nanoTime();
+            PipelineState state = keepsake.checkpointState(sizes.checkpointBytes(), id);
+            rounds.both(cell, index, keepsakeFirst, nanos(() -> keepsake.storeAndRotate(state, previous)), nanos(() -> {
                 upload(FLOOR_PREFIX + "checkpoint-" + id, state.getStates());
                 floor.getBlobClient(FLOOR_PREFIX + "checkpoint-" + previous).delete();
-                return System.nanoTime() - start;
-            };
-            both(cell, index, keepsakeFirst, k, f);
+            }));
         }
 
         private void savepointRows(Cell save, Cell restore, List<CompletedCheckpoint> states, List<byte[]> payloads,
                                    int index, boolean keepsakeFirst) throws Exception {
             String[] savepoint = new String[1];
             String floorName = FLOOR_PREFIX + "savepoint-" + (++checkpointId) + "/pipeline-";
-            Timed k = () -> {
-                long start = System.nanoTime();
-                savepoint[0] = saveKeepsake(states);
-                return System.nanoTime() - start;
-            };
-            Timed f = () -> parallel(p -> upload(floorName + p, payloads.get(p - 1)));
-            both(save, index, keepsakeFirst, k, f);
-            Timed kr = () -> {
-                long start = System.nanoTime();
-                sink.add(new SavepointRestorer(keepsake).restoreSavepoint(BenchStates.JOB, savepoint[0])
-                        .checkpoints().size());
-                return System.nanoTime() - start;
-            };
-            Timed fr = () -> parallel(p -> sink.add(floor.getBlobClient(floorName + p).downloadContent().getLength()));
-            both(restore, index, keepsakeFirst, kr, fr);
-            // clean-up, untimed, at 0 ms
-            Duration latency = proxy.timeToFirstByte();
-            proxy.timeToFirstByte(Duration.ZERO);
-            keepsake.deleteSavepoint(BenchStates.JOB, savepoint[0]);
-            for (int p = 1; p <= PIPELINES; p++) {
-                floor.getBlobClient(floorName + p).delete();
-            }
-            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
-            proxy.timeToFirstByte(latency);
+            rounds.both(save, index, keepsakeFirst, nanos(() -> savepoint[0] = keepsake.save(states)),
+                    () -> keepsake.parallel(PIPELINES, p -> upload(floorName + p, payloads.get(p - 1))));
+            rounds.both(restore, index, keepsakeFirst, nanos(() -> keepsake.restore(savepoint[0])),
+                    () -> keepsake.parallel(PIPELINES, p -> sink.add(floor.getBlobClient(floorName + p)
+                            .downloadContent().getLength())));
+            rounds.untimed(() -> {
+                keepsake.deleteSavepoint(savepoint[0]);
+                for (int p = 1; p <= PIPELINES; p++) {
+                    floor.getBlobClient(floorName + p).delete();
+                }
+            });
         }
 
         private void lookupRow(Cell cell, String job, int index, boolean keepsakeFirst) throws Exception {
-            SavepointRestorer restorer = new SavepointRestorer(keepsake);
-            Timed k = () -> {
-                long start = System.nanoTime();
-                sink.add(restorer.recoverLatest(job).nextCheckpointId());
-                return System.nanoTime() - start;
-            };
-            Timed f = () -> {
-                long start = System.nanoTime();
-                sink.add(floor.getBlobClient(FLOOR_PREFIX + "newest-" + job).downloadContent().getLength());
-                return System.nanoTime() - start;
-            };
-            both(cell, index, keepsakeFirst, k, f);
-        }
-
-        /** Runs {@code each} for pipelines 1..n from the pipeline threads at once; returns the nanoseconds of all. */
-        private long parallel(PipelineCall each) throws Exception {
-            long start = System.nanoTime();
-            List<Future<?>> calls = new ArrayList<>();
-            for (int p = 1; p <= PIPELINES; p++) {
-                int pipeline = p;
-                calls.add(pipelines.submit(() -> {
-                    each.run(pipeline);
-                    return null;
-                }));
-            }
-            for (Future<?> call : calls) {
-                call.get();
-            }
-            return System.nanoTime() - start;
+            rounds.both(cell, index, keepsakeFirst, nanos(() -> keepsake.recoverLatest(job)),
+                    nanos(() -> sink.add(floor.getBlobClient(FLOOR_PREFIX + "newest-" + job).downloadContent()
+                            .getLength())));
         }
 
         /** One Put Blob of {@code bytes} (a block blob of any size up to Put Blob's limit, in one request). */
@@ -298,64 +197,9 @@ final class AzureObjectStoreRows {
             blob.upload(new ByteArrayInputStream(bytes), bytes.length, true);
         }
 
-        /** A savepoint as the engine takes one: every pipeline reports from its own coordinator thread. */
-        private String saveKeepsake(List<CompletedCheckpoint> states) throws Exception {
-            List<Integer> ids = states.stream().map(CompletedCheckpoint::pipelineId).toList();
-            try (SavepointSaveSession session = SavepointSaveSession.builder(keepsake, BenchStates.JOB, ids)
-                    .kind(SavepointKind.MANUAL).open()) {
-                List<Future<?>> reported = new ArrayList<>();
-                for (CompletedCheckpoint c : states) {
-                    reported.add(pipelines.submit(() -> {
-                        session.report(c);
-                        session.pipelineSuspended(c.pipelineId());
-                    }));
-                }
-                for (Future<?> f : reported) {
-                    f.get();
-                }
-                return session.commit().savepointId();
-            }
-        }
-
-        private PipelineState checkpointState(long id) {
-            CompletedCheckpoint c = BenchStates.reportState(sizes.checkpointBytes(), JOB, 1, id, id);
-            byte[] states = serializer.serialize(SeaTunnelPath.toEngine(c));
-            return SeaTunnelPath.wrap(SeaTunnelPath.toEngine(c), states);
-        }
-
-        private void both(Cell cell, int index, boolean keepsakeFirst, Timed k, Timed f) throws Exception {
-            Measure km = keepsakeFirst ? timed(k) : null;
-            Measure fm = timed(f);
-            km = keepsakeFirst ? km : timed(k);
-            if (index >= 0) {
-                cell.keepsake[index] = km.nanos();
-                cell.seatunnel[index] = fm.nanos();
-                cell.keepsakeLast = km;
-                cell.seatunnelLast = fm;
-            }
-        }
-
-        /** Runs one call with an empty log, waits for what it left running, and reads the log. */
-        private Measure timed(Timed call) throws Exception {
-            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
-            proxy.clearLog();
-            long nanos = call.run();
-            long returnedAt = System.nanoTime();
-            if (!proxy.awaitQuiet(QUIET, Duration.ofMinutes(2))) {
-                throw new IllegalStateException("Cannot measure on Azure: requests still in flight 2 minutes after"
-                        + " the call");
-            }
-            return Measure.of(nanos, proxy.requests(), returnedAt);
-        }
-
-        private void progress(String what) {
-            System.err.println("[objectstore azure] " + (System.nanoTime() - started) / 1_000_000 + " ms: " + what);
-        }
-
         @Override
         public void close() {
-            pipelines.shutdownNow();
-            plugin.checkpointSide().close();
+            keepsake.close();
         }
     }
 
@@ -410,18 +254,6 @@ final class AzureObjectStoreRows {
                 + " previous one; one Put Blob per pipeline's encoded payload from %d threads; one GET per payload"
                 + " from %d threads; one GET of the newest savepoint's payload by its known name.", sizes.few(),
                 PIPELINES, PIPELINES);
-    }
-
-    /** One timed call; returns its nanoseconds. */
-    @FunctionalInterface
-    private interface Timed {
-        long run() throws Exception;
-    }
-
-    /** One pipeline's part of a parallel call. */
-    @FunctionalInterface
-    private interface PipelineCall {
-        void run(int pipeline) throws Exception;
     }
 
     private static byte[] encode(CompletedCheckpoint state) throws IOException {

@@ -12,21 +12,13 @@ import java.util.Map;
  * {@code ProtoStuffSerializer}, wrapped in a {@code PipelineState}, serialized again by its
  * storage; decoding undoes both), interleaved per round; and the encoded sizes.
  */
-public final class CodecSection implements ReportSection {
+public final class CodecSection extends AbstractSection {
 
     private static final String GOAL = ">= 1.5x faster, size <= 1.02x";
 
-    private long sink;
-
-    @Override
-    public String title() {
-        return "Codec";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun("engine-wire-v1 encode + decode vs SeaTunnel's double protostuff path", GOAL,
-                why));
+    /** The section. */
+    public CodecSection() {
+        super("Codec", "engine-wire-v1 encode + decode vs SeaTunnel's double protostuff path", GOAL);
     }
 
     @Override

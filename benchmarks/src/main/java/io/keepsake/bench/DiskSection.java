@@ -27,7 +27,7 @@ import java.util.Map;
  * {@code force(true)}, vs SeaTunnel's serialize + wrap + {@code storeCheckPoint} (commons-io write,
  * no fsync). What a save wrote is deleted after it, untimed. Restore is {@link RestoreSection}'s.
  */
-public final class DiskSection implements ReportSection {
+public final class DiskSection extends AbstractSection {
 
     private static final String SAVE_JOB = "7700000000000002";
     /** The format version the save rows measure, written explicitly so that the rows name what they measure. */
@@ -35,19 +35,11 @@ public final class DiskSection implements ReportSection {
     private static final String SAVE_GOAL = ">= 0.8x (hold it)";
     private static final String SAVE_PEER_GOAL = "none: reported (SeaTunnel neither fsyncs nor checksums)";
 
-    /** Consumed results, so that no timed operation can be optimised away. */
-    private long sink;
-
-    @Override
-    public String title() {
-        return "Save on the local disk (format version 2)";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(
-                GoalRow.notRun(saveComparison("each size"), SAVE_GOAL, why),
-                GoalRow.notRun(peerComparison("each size"), SAVE_PEER_GOAL, why));
+    /** The section. */
+    public DiskSection() {
+        super("Save on the local disk (format version 2)", List.of(
+                new Planned(saveComparison("each size"), SAVE_GOAL),
+                new Planned(peerComparison("each size"), SAVE_PEER_GOAL)));
     }
 
     @Override
@@ -126,10 +118,9 @@ public final class DiskSection implements ReportSection {
 
             Spread saveVsRaw = Spread.of(Spread.ratios(save.get("raw"), save.get("keepsake")));
             Spread saveVsPeer = Spread.of(Spread.ratios(save.get("seatunnel"), save.get("keepsake")));
-            rows.add(new GoalRow(saveComparison(label), SAVE_GOAL, saveVsRaw.medianRatio(), saveVsRaw.ratioSpread(),
+            rows.add(GoalRow.ratio(saveComparison(label), SAVE_GOAL, saveVsRaw,
                     GoalRow.Verdict.of(saveVsRaw.median() >= 0.8)));
-            rows.add(new GoalRow(peerComparison(label), SAVE_PEER_GOAL, saveVsPeer.medianRatio(),
-                    saveVsPeer.ratioSpread(), GoalRow.Verdict.REPORTED));
+            rows.add(GoalRow.ratio(peerComparison(label), SAVE_PEER_GOAL, saveVsPeer, GoalRow.Verdict.REPORTED));
             notes.add(label + ": median times per save, Keepsake / SeaTunnel / raw "
                     + Spread.medianTimes(save, "keepsake", "seatunnel", "raw") + "; payload " + payload.length + " B.");
         }
@@ -155,10 +146,5 @@ public final class DiskSection implements ReportSection {
             channel.force(true);
         }
         return bytes.length;
-    }
-
-    /** What the timed operations returned, summed (read only to keep them alive). */
-    long sink() {
-        return sink;
     }
 }

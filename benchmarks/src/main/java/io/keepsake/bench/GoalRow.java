@@ -39,6 +39,22 @@ public record GoalRow(String comparison, String goal, String measured, String sp
         }
     }
 
+    /**
+     * A row whose figure is the median of a ratio over the rounds and whose spread is the ratio's
+     * spread.
+     */
+    public static GoalRow ratio(String comparison, String goal, Spread ratio, Verdict verdict) {
+        return ratio(comparison, goal, ratio, "", verdict);
+    }
+
+    /**
+     * A row whose figure is the median of a ratio over the rounds and whose spread is the ratio's
+     * spread followed by {@code more}.
+     */
+    public static GoalRow ratio(String comparison, String goal, Spread ratio, String more, Verdict verdict) {
+        return new GoalRow(comparison, goal, ratio.medianRatio(), ratio.ratioSpread() + more, verdict);
+    }
+
     /** A row for a section that did not run, saying why. */
     public static GoalRow notRun(String comparison, String goal, String why) {
         return new GoalRow(comparison, goal, "-", why, Verdict.NOT_RUN);

@@ -19,19 +19,15 @@ import java.util.TreeMap;
  * the NameNode's per-method client call counters read before and after each, and a least-squares
  * line "calls = constant + per file x payload files" through the medians.
  */
-public final class HdfsSection implements ReportSection {
+public final class HdfsSection extends AbstractSection {
 
     private static final String JOB = "7700000000000008";
+    private static final String COMPARISON = "HDFS savepoint on the mini cluster: NameNode calls per savepoint";
     private static final String GOAL = "NameNode calls = a constant + one per file; reported";
 
-    @Override
-    public String title() {
-        return "HDFS NameNode calls";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun("HDFS savepoint on the mini cluster: NameNode calls per savepoint", GOAL, why));
+    /** The section. */
+    public HdfsSection() {
+        super("HDFS NameNode calls", COMPARISON, GOAL);
     }
 
     // About 67 lines: the cluster's settings, the trial and its rows share the cluster's lifetime.
@@ -89,8 +85,8 @@ public final class HdfsSection implements ReportSection {
             for (int i = 0; i < files.length; i++) {
                 worst = Math.max(worst, Math.abs(fit[0] + fit[1] * files[i] - medians[i]));
             }
-            List<GoalRow> rows = List.of(new GoalRow("HDFS savepoint on the mini cluster: NameNode calls per savepoint",
-                    GOAL, Spread.ratio(fit[0]) + " + " + Spread.ratio(fit[1]) + " x payload files",
+            List<GoalRow> rows = List.of(new GoalRow(COMPARISON, GOAL,
+                    Spread.ratio(fit[0]) + " + " + Spread.ratio(fit[1]) + " x payload files",
                     perCount + "; largest deviation from the line " + Spread.ratio(worst) + " calls",
                     GoalRow.Verdict.REPORTED));
             notes.add(0, "HDFS: MiniDFSCluster (Hadoop 3.4.1, 1 DataNode), savepoints of 64 KiB pipelines; NameNode"

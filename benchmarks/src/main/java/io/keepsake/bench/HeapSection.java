@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * "Live heap after a collection" misses short peaks between collections; the small heap makes
  * collections frequent, and the operation must also finish inside that heap.
  */
-public final class HeapSection implements ReportSection {
+public final class HeapSection extends AbstractSection {
 
     private static final String JOB = "7700000000000007";
     private static final String GOAL = "<= 64 MiB at 1 GiB of state";
@@ -34,16 +34,11 @@ public final class HeapSection implements ReportSection {
     private static final long ALLOWANCE = 64 * ReportOptions.MIB;
     private static final long TIMEOUT_MINUTES = 10;
 
-    @Override
-    public String title() {
-        return "Extra heap";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun("extra heap while saving", GOAL, why),
-                GoalRow.notRun("extra heap while restoring", GOAL, why),
-                GoalRow.notRun("`keepsake verify` with -Xmx128m", VERIFY_GOAL, why));
+    /** The section. */
+    public HeapSection() {
+        super("Extra heap", List.of(new Planned("extra heap while saving", GOAL),
+                new Planned("extra heap while restoring", GOAL),
+                new Planned("`keepsake verify` with -Xmx128m", VERIFY_GOAL)));
     }
 
     @Override

@@ -22,7 +22,7 @@ import java.util.Map;
  * through a file system that skips fsync, to build 10,000 savepoints in seconds; the timed
  * lookups use the plain local file system.
  */
-public final class LookupSection implements ReportSection {
+public final class LookupSection extends AbstractSection {
 
     private static final String FEW_JOB = "7700000000000005";
     private static final String MANY_JOB = "7700000000000006";
@@ -30,17 +30,11 @@ public final class LookupSection implements ReportSection {
     private static final String GOAL = "<= 2x; metadata files read independent of the count";
     private static final String TIED_GOAL = "<= 1.0x (time)";
 
-    private long sink;
-
-    @Override
-    public String title() {
-        return "Newest savepoint lookup";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun("newest savepoint of a job with few vs many savepoints", GOAL, why),
-                GoalRow.notRun(tiedComparison("many"), TIED_GOAL, why));
+    /** The section. */
+    public LookupSection() {
+        super("Newest savepoint lookup", List.of(
+                new Planned("newest savepoint of a job with few vs many savepoints", GOAL),
+                new Planned(tiedComparison("many"), TIED_GOAL)));
     }
 
     // About 69 lines: one trial (seeded jobs, counted lookups, goal rows), read top to bottom.
@@ -94,9 +88,9 @@ public final class LookupSection implements ReportSection {
                         GOAL, ratio.medianRatio() + "; " + reads[0] + " vs " + reads[1] + " metadata files",
                         ratio.ratioSpread() + "; directory listings " + lists[0] + " vs " + lists[1],
                         GoalRow.Verdict.of(ratio.median() <= 2.0 && flat)),
-                        new GoalRow(tiedComparison(manyText), TIED_GOAL, tied.medianRatio(), tied.ratioSpread()
-                                + "; metadata files read " + reads[2] + " vs " + reads[1] + ", directory listings "
-                                + lists[2] + " vs " + lists[1], GoalRow.Verdict.of(tied.median() <= 1.0)));
+                        GoalRow.ratio(tiedComparison(manyText), TIED_GOAL, tied, "; metadata files read " + reads[2]
+                                + " vs " + reads[1] + ", directory listings " + lists[2] + " vs " + lists[1],
+                                GoalRow.Verdict.of(tied.median() <= 1.0)));
                 List<String> notes = List.of("Lookup: `SavepointRestorer.recoverLatest` (find the newest state and"
                         + " restore it, one pipeline of 64 bytes); ratio = time with " + many
                         + " savepoints / time with " + options.lookupFew() + " in the same round, and time with "

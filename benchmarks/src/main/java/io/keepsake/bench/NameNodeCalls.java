@@ -4,10 +4,9 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeRpcServer;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.metrics2.AbstractMetric;
-import org.apache.hadoop.metrics2.MetricsCollector;
-import org.apache.hadoop.metrics2.MetricsInfo;
-import org.apache.hadoop.metrics2.MetricsRecordBuilder;
-import org.apache.hadoop.metrics2.MetricsTag;
+import org.apache.hadoop.metrics2.MetricType;
+import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
+import org.apache.hadoop.metrics2.impl.MetricsRecordImpl;
 
 import java.util.Map;
 import java.util.Set;
@@ -37,8 +36,23 @@ final class NameNodeCalls {
 
     /** The client calls processed so far, by method name. */
     Map<String, Long> snapshot() {
+        MetricsCollectorImpl collector = new MetricsCollectorImpl();
+        server.getRpcDetailedMetrics().getOverallRpcProcessingRates().snapshot(collector.addRecord("calls"), true);
         Map<String, Long> counts = new TreeMap<>();
-        server.getRpcDetailedMetrics().getOverallRpcProcessingRates().snapshot(new Collector(counts), true);
+        for (MetricsRecordImpl record : collector.getRecords()) {
+            for (AbstractMetric metric : record.metrics()) {
+                String name = metric.name();
+                if (metric.type() == MetricType.COUNTER && name.endsWith("NumOps")) {
+                    String method = name.substring(0, name.length() - "NumOps".length());
+                    if (method.startsWith("Overall")) {
+                        method = method.substring("Overall".length());
+                    }
+                    if (!DATANODE_METHODS.contains(method)) {
+                        counts.merge(method, metric.value().longValue(), Long::sum);
+                    }
+                }
+            }
+        }
         return counts;
     }
 
@@ -52,80 +66,5 @@ final class NameNodeCalls {
             }
         });
         return diff;
-    }
-
-    /** Collects the {@code <Method>NumOps} counters of client methods. */
-    private static final class Collector extends MetricsRecordBuilder {
-
-        private final Map<String, Long> counts;
-
-        Collector(Map<String, Long> counts) {
-            this.counts = counts;
-        }
-
-        @Override
-        public MetricsRecordBuilder addCounter(MetricsInfo info, long value) {
-            String name = info.name();
-            if (name.endsWith("NumOps")) {
-                String method = name.substring(0, name.length() - "NumOps".length());
-                if (method.startsWith("Overall")) {
-                    method = method.substring("Overall".length());
-                }
-                if (!DATANODE_METHODS.contains(method)) {
-                    counts.merge(method, value, Long::sum);
-                }
-            }
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder addCounter(MetricsInfo info, int value) {
-            return addCounter(info, (long) value);
-        }
-
-        @Override
-        public MetricsRecordBuilder tag(MetricsInfo info, String value) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder add(MetricsTag tag) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder add(AbstractMetric metric) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder setContext(String value) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder addGauge(MetricsInfo info, int value) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder addGauge(MetricsInfo info, long value) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder addGauge(MetricsInfo info, float value) {
-            return this;
-        }
-
-        @Override
-        public MetricsRecordBuilder addGauge(MetricsInfo info, double value) {
-            return this;
-        }
-
-        @Override
-        public MetricsCollector parent() {
-            return null;
-        }
     }
 }

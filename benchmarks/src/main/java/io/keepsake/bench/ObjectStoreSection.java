@@ -2,22 +2,11 @@ package io.keepsake.bench;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
-import io.keepsake.reader.RestoredState;
 import io.keepsake.reader.SavepointRestorer;
-import io.keepsake.seatunnel.KeepsakeCheckpointStorage;
-import io.keepsake.seatunnel.KeepsakeCheckpointStorageFactory;
 import io.keepsake.storage.KeepsakeStorage;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
-import io.keepsake.storage.SavepointWriter;
-import io.keepsake.storage.Versions;
-import io.keepsake.wire.CheckpointWireCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
-import org.apache.seatunnel.engine.serializer.protobuf.ProtoStuffSerializer;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import io.keepsake.fixtures.faults.CountingFileSystem;
@@ -27,15 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
+
+import static io.keepsake.bench.LatencyRounds.nanos;
 
 /**
  * Keepsake beside SeaTunnel 2.3.8's own S3 checkpoint storage (Hadoop's S3A) on an object store
@@ -60,7 +49,7 @@ import java.util.stream.Stream;
  * background) are waited for, counted in its requests and bytes, and left out of its round trips
  * and time: the round trips are those of the requests that started before the call returned.
  */
-public final class ObjectStoreSection implements ReportSection {
+public final class ObjectStoreSection extends AbstractSection {
 
     /** The system property that sets the measured rounds (the mode's otherwise). */
     public static final String ROUNDS_PROPERTY = "keepsake.bench.objectstore.rounds";
@@ -73,7 +62,6 @@ public final class ObjectStoreSection implements ReportSection {
 
     private static final String NAMESPACE = "/keepsake/";
     private static final String SEATUNNEL_NAMESPACE = "/seatunnel/checkpoint/";
-    private static final Duration QUIET = Duration.ofMillis(150);
     static final Duration LATENCY = Duration.ofMillis(20);
     private static final long JOB = BenchStates.JOB_ID;
     static final int PIPELINES = 4;
@@ -85,6 +73,9 @@ public final class ObjectStoreSection implements ReportSection {
     static final String LIST_NOTE = "no goal: the whole list reads every savepoint's metadata, so it grows"
             + " with them (the newest one is found by the recoverLatest row)";
     static final String LOOKUP_GOAL = "<= 2x (time with many / time with few) at 20 ms";
+    /** The keys of the rows' cells, in the report's order. */
+    private static final List<String> ROWS = List.of("checkpoint", "savepoint-small", "savepoint-large",
+            "restore-small", "restore-large", "lookup-few", "lookup-many", "list-few", "list-many");
 
     /**
      * The sizes of one run.
@@ -134,28 +125,36 @@ public final class ObjectStoreSection implements ReportSection {
             keepsake = new double[rounds];
             seatunnel = new double[rounds];
         }
+
+        /** An empty cell per row, in the rows' order. */
+        static Map<String, Cell> perRow(Collection<String> rows, int rounds) {
+            Map<String, Cell> cells = new LinkedHashMap<>();
+            for (String row : rows) {
+                cells.put(row, new Cell(rounds));
+            }
+            return cells;
+        }
     }
 
-    private long sink;
-
-    @Override
-    public String title() {
-        return "Object store with latency (Keepsake vs SeaTunnel-on-S3A; Keepsake on Azure vs the store's floor)";
+    /** The section. */
+    public ObjectStoreSection() {
+        super("Object store with latency (Keepsake vs SeaTunnel-on-S3A; Keepsake on Azure vs the store's floor)",
+                planned());
     }
 
-    @Override
-    public List<GoalRow> notRun(String why) {
-        List<GoalRow> rows = new ArrayList<>();
+    /** The rows at the full run's sizes. */
+    private static List<Planned> planned() {
+        List<Planned> rows = new ArrayList<>();
         for (String row : storeRows("170 KB", "1 MiB", "64 MiB")) {
-            rows.add(GoalRow.notRun(row + " at 20 ms", STORE_GOAL, why));
+            rows.add(new Planned(row + " at 20 ms", STORE_GOAL));
         }
         for (String row : otherRows("1 MiB", "64 MiB", 10, 10_000)) {
-            rows.add(GoalRow.notRun(row + " at 20 ms", REQUEST_GOAL, why));
+            rows.add(new Planned(row + " at 20 ms", REQUEST_GOAL));
         }
-        rows.add(GoalRow.notRun("Keepsake recoverLatest, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL, why));
-        rows.add(GoalRow.notRun("Keepsake list of a job, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL, why));
-        rows.add(GoalRow.notRun("every row at 0 ms: requests", REQUEST_GOAL, why));
-        rows.addAll(AzureObjectStoreRows.notRun(why));
+        rows.add(new Planned("Keepsake recoverLatest, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL));
+        rows.add(new Planned("Keepsake list of a job, 10,000 vs 10 savepoints, at 20 ms", LOOKUP_GOAL));
+        rows.add(new Planned("every row at 0 ms: requests", REQUEST_GOAL));
+        rows.addAll(AzureObjectStoreRows.planned());
         return rows;
     }
 
@@ -197,6 +196,15 @@ public final class ObjectStoreSection implements ReportSection {
         return all;
     }
 
+    /** The states of a savepoint row's pipelines, {@code bytesEach} each, their bytes seeded from {@code seed}. */
+    static List<CompletedCheckpoint> savepointStates(int bytesEach, int seed) {
+        List<CompletedCheckpoint> states = new ArrayList<>();
+        for (int p = 1; p <= PIPELINES; p++) {
+            states.add(BenchStates.reportState(bytesEach, JOB, p, 1, seed + p));
+        }
+        return states;
+    }
+
     /** The factory keys of Keepsake's S3 backend on {@code endpoint}, as SeaTunnel users write them. */
     static Map<String, String> keys(URI endpoint) {
         Map<String, String> m = new TreeMap<>();
@@ -215,66 +223,46 @@ public final class ObjectStoreSection implements ReportSection {
         private final LocalS3 s3;
         private final LatencyProxy proxy;
         private final Sizes sizes;
-        private final KeepsakeCheckpointStorage plugin;
-        private final KeepsakeStorage keepsake;
+        private final LatencyRounds rounds;
+        private final PluginKeepsake keepsake;
         private final SeaTunnelS3aPeer seatunnel;
-        private final ExecutorService pipelines = Executors.newFixedThreadPool(PIPELINES, r -> {
-            Thread t = new Thread(r, "objectstore-pipeline");
-            t.setDaemon(true);
-            return t;
-        });
-        private final ProtoStuffSerializer serializer = new ProtoStuffSerializer();
-        private final List<CompletedCheckpoint> small = new ArrayList<>();
-        private final List<CompletedCheckpoint> large = new ArrayList<>();
+        private final List<CompletedCheckpoint> small;
+        private final List<CompletedCheckpoint> large;
         private final List<String> notes = new ArrayList<>();
         private long checkpointId = 1;
         /** The checkpoint the next checkpoint row rotates away: savepoint rows draw ids from the same counter. */
         private long lastCheckpoint;
-        private final long started = System.nanoTime();
-        private int checkpointStateBytes;
 
         Run(LocalS3 s3, LatencyProxy proxy, Sizes sizes) throws Exception {
             this.s3 = s3;
             this.proxy = proxy;
             this.sizes = sizes;
-            this.plugin = (KeepsakeCheckpointStorage) new KeepsakeCheckpointStorageFactory().create(
-                    keys(proxy.endpoint()));
-            this.keepsake = (KeepsakeStorage) plugin.checkpointSide();
+            this.rounds = new LatencyRounds(proxy, "S3");
+            this.keepsake = new PluginKeepsake(keys(proxy.endpoint()), "objectstore-pipeline");
             this.seatunnel = SeaTunnelS3aPeer.start(proxy.endpoint(), LocalS3.BUCKET, LocalS3.ACCESS, LocalS3.SECRET,
                     SEATUNNEL_NAMESPACE);
-            progress("stores open, SeaTunnel's child JVM started");
-            for (int p = 1; p <= PIPELINES; p++) {
-                small.add(BenchStates.reportState(sizes.smallBytes, JOB, p, 1, 100 + p));
-                large.add(BenchStates.reportState(sizes.largeBytes, JOB, p, 1, 200 + p));
-            }
+            rounds.progress("stores open, SeaTunnel's child JVM started");
+            this.small = savepointStates(sizes.smallBytes, 100);
+            this.large = savepointStates(sizes.largeBytes, 200);
         }
 
         Result measure() throws Exception {
             String fewJob = Long.toString(JOB + 1);
             String manyJob = Long.toString(JOB + 2);
             long seedMillis = seed(fewJob, manyJob);
-            Map<String, Cell> zero = cells();
-            Map<String, Cell> twenty = cells();
+            Map<String, Cell> zero = Cell.perRow(ROWS, sizes.rounds);
+            Map<String, Cell> twenty = Cell.perRow(ROWS, sizes.rounds);
             boolean listManyAtLatency = true;
-            for (int round = 0; round < sizes.warmup + sizes.rounds; round++) {
-                int index = round - sizes.warmup;
-                boolean keepsakeFirst = round % 2 == 0;
-                for (int l = 0; l < 2; l++) {
-                    boolean delayed = (l == 1) == keepsakeFirst; // the latencies alternate too
-                    proxy.timeToFirstByte(delayed ? LATENCY : Duration.ZERO);
-                    Map<String, Cell> cells = delayed ? twenty : zero;
-                    checkpointRow(cells.get("checkpoint"), index, keepsakeFirst);
-                    savepointRows(cells.get("savepoint-small"), cells.get("restore-small"), small,
-                            sizes.smallBytes, index, keepsakeFirst);
-                    savepointRows(cells.get("savepoint-large"), cells.get("restore-large"), large,
-                            sizes.largeBytes, index, keepsakeFirst);
-                    lookupRow(cells.get("lookup-few"), fewJob, index, keepsakeFirst);
-                    lookupRow(cells.get("lookup-many"), manyJob, index, keepsakeFirst);
-                    progress("round " + (round + 1) + " of " + (sizes.warmup + sizes.rounds) + ", "
-                            + (delayed ? "20" : "0") + " ms: stores and restores done");
-                    listRow(cells.get("list-few"), fewJob, index);
-                }
-            }
+            rounds.run(sizes.warmup, sizes.rounds, zero, twenty, (cells, index, keepsakeFirst) -> {
+                checkpointRow(cells.get("checkpoint"), index, keepsakeFirst);
+                savepointRows(cells.get("savepoint-small"), cells.get("restore-small"), small, sizes.smallBytes,
+                        index, keepsakeFirst);
+                savepointRows(cells.get("savepoint-large"), cells.get("restore-large"), large, sizes.largeBytes,
+                        index, keepsakeFirst);
+                lookupRow(cells.get("lookup-few"), fewJob, index, keepsakeFirst);
+                lookupRow(cells.get("lookup-many"), manyJob, index, keepsakeFirst);
+                listRow(cells.get("list-few"), fewJob, index);
+            });
             // thousands of metadata reads one after the other: once per latency, after the rounds, and at
             // 20 ms only when its round trips at 0 ms leave it a chance to meet its goal
             int last = sizes.rounds - 1;
@@ -287,7 +275,7 @@ public final class ObjectStoreSection implements ReportSection {
                 proxy.timeToFirstByte(LATENCY);
                 listRow(twenty.get("list-many"), manyJob, last);
             }
-            progress("lists of " + sizes.many + " savepoints done");
+            rounds.progress("lists of " + sizes.many + " savepoints done");
             return result(zero, twenty, seedMillis, listManyAtLatency);
         }
 
@@ -299,26 +287,13 @@ public final class ObjectStoreSection implements ReportSection {
             seedSeaTunnel(fewJob, sizes.few);
             seedSeaTunnel(manyJob, sizes.many);
             long seedMillis = (System.nanoTime() - seedStart) / 1_000_000;
-            progress("seeded the lookup jobs in " + seedMillis + " ms");
+            rounds.progress("seeded the lookup jobs in " + seedMillis + " ms");
             // the first checkpoint, so that every timed store rotates one away
-            plugin.storeCheckPoint(checkpointState(checkpointId));
-            seatunnel.store(BenchStates.JOB, 1, checkpointId, checkpointStateBytes, checkpointId);
+            PipelineState first = keepsake.checkpointState(sizes.checkpointBytes, checkpointId);
+            keepsake.store(first);
+            seatunnel.store(BenchStates.JOB, 1, checkpointId, first.getStates().length, checkpointId);
             lastCheckpoint = checkpointId;
             return seedMillis;
-        }
-
-        /** An empty cell per row, in the report's order. */
-        private Map<String, Cell> cells() {
-            Map<String, Cell> cells = new LinkedHashMap<>();
-            for (String row : List.of("checkpoint", "savepoint-small", "savepoint-large", "restore-small",
-                    "restore-large", "lookup-few", "lookup-many", "list-few", "list-many")) {
-                cells.put(row, new Cell(sizes.rounds));
-            }
-            return cells;
-        }
-
-        private void progress(String what) {
-            System.err.println("[objectstore] " + (System.nanoTime() - started) / 1_000_000 + " ms: " + what);
         }
 
         // ---- the rows ------------------------------------------------------------------------------
@@ -326,17 +301,11 @@ public final class ObjectStoreSection implements ReportSection {
         private void checkpointRow(Cell cell, int index, boolean keepsakeFirst) throws Exception {
             long id = ++checkpointId;
             long previous = lastCheckpoint;
-            PipelineState state = checkpointState(id);
-            List<String> rotated = List.of(Long.toString(previous));
-            Timed k = () -> {
-                long start = System.nanoTime();
-                plugin.storeCheckPoint(state);
-                plugin.deleteCheckpoint(BenchStates.JOB, "1", rotated);
-                return System.nanoTime() - start;
-            };
-            Timed s = () -> seatunnel.store(BenchStates.JOB, 1, id, checkpointStateBytes, id)
-                    + seatunnel.delete(BenchStates.JOB, 1, List.of(previous));
-            both(cell, index, keepsakeFirst, k, s);
+            PipelineState state = keepsake.checkpointState(sizes.checkpointBytes, id);
+            int stateBytes = state.getStates().length;
+            rounds.both(cell, index, keepsakeFirst, nanos(() -> keepsake.storeAndRotate(state, previous)),
+                    () -> seatunnel.store(BenchStates.JOB, 1, id, stateBytes, id)
+                            + seatunnel.delete(BenchStates.JOB, 1, List.of(previous)));
             lastCheckpoint = id;
         }
 
@@ -345,51 +314,26 @@ public final class ObjectStoreSection implements ReportSection {
             long id = ++checkpointId;
             String stJob = Long.toString(JOB + 10);
             String[] savepoint = new String[1];
-            Timed k = () -> {
-                long start = System.nanoTime();
-                savepoint[0] = saveKeepsake(states);
-                return System.nanoTime() - start;
-            };
-            Timed s = () -> seatunnel.storeAll(stJob, PIPELINES, id, bytesEach, id);
-            both(save, index, keepsakeFirst, k, s);
-            Timed kr = () -> {
-                long start = System.nanoTime();
-                RestoredState restored = new SavepointRestorer(keepsake).restoreSavepoint(BenchStates.JOB,
-                        savepoint[0]);
-                sink += restored.checkpoints().size();
-                return System.nanoTime() - start;
-            };
+            rounds.both(save, index, keepsakeFirst, nanos(() -> savepoint[0] = keepsake.save(states)),
+                    () -> seatunnel.storeAll(stJob, PIPELINES, id, bytesEach, id));
             // the engine's CheckpointManager restores its pipelines from a parallel stream
-            Timed sr = () -> seatunnel.restoreAll(stJob, PIPELINES);
-            both(restore, index, keepsakeFirst, kr, sr);
-            // clean-up, untimed, at 0 ms
-            Duration latency = proxy.timeToFirstByte();
-            proxy.timeToFirstByte(Duration.ZERO);
-            keepsake.deleteSavepoint(BenchStates.JOB, savepoint[0]);
-            for (int p = 1; p <= PIPELINES; p++) {
-                seatunnel.delete(stJob, p, List.of(id));
-            }
-            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
-            proxy.timeToFirstByte(latency);
+            rounds.both(restore, index, keepsakeFirst, nanos(() -> keepsake.restore(savepoint[0])),
+                    () -> seatunnel.restoreAll(stJob, PIPELINES));
+            rounds.untimed(() -> {
+                keepsake.deleteSavepoint(savepoint[0]);
+                for (int p = 1; p <= PIPELINES; p++) {
+                    seatunnel.delete(stJob, p, List.of(id));
+                }
+            });
         }
 
         private void lookupRow(Cell cell, String job, int index, boolean keepsakeFirst) throws Exception {
-            SavepointRestorer restorer = new SavepointRestorer(keepsake);
-            Timed k = () -> {
-                long start = System.nanoTime();
-                sink += restorer.recoverLatest(job).nextCheckpointId();
-                return System.nanoTime() - start;
-            };
-            Timed s = () -> seatunnel.restoreLatest(job, 1);
-            both(cell, index, keepsakeFirst, k, s);
+            rounds.both(cell, index, keepsakeFirst, nanos(() -> keepsake.recoverLatest(job)),
+                    () -> seatunnel.restoreLatest(job, 1));
         }
 
         private Measure listRow(Cell cell, String job, int index) throws Exception {
-            Measure m = timed(() -> {
-                long start = System.nanoTime();
-                sink += keepsake.listSavepoints(job).size();
-                return System.nanoTime() - start;
-            });
+            Measure m = rounds.timed(nanos(() -> sink += keepsake.storage().listSavepoints(job).size()));
             if (index >= 0) {
                 cell.keepsake[index] = m.nanos();
                 cell.seatunnel[index] = Double.NaN;
@@ -398,67 +342,7 @@ public final class ObjectStoreSection implements ReportSection {
             return m;
         }
 
-        private void both(Cell cell, int index, boolean keepsakeFirst, Timed k, Timed s) throws Exception {
-            Measure km;
-            Measure sm;
-            if (keepsakeFirst) {
-                km = timed(k);
-                sm = timed(s);
-            } else {
-                sm = timed(s);
-                km = timed(k);
-            }
-            if (index >= 0) {
-                cell.keepsake[index] = km.nanos();
-                cell.seatunnel[index] = sm.nanos();
-                cell.keepsakeLast = km;
-                cell.seatunnelLast = sm;
-            }
-        }
-
-        /** Runs one call with an empty log, waits for what it left running, and reads the log. */
-        private Measure timed(Timed call) throws Exception {
-            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
-            proxy.clearLog();
-            long nanos = call.run();
-            long returnedAt = System.nanoTime();
-            if (!proxy.awaitQuiet(QUIET, Duration.ofMinutes(2))) {
-                throw new IllegalStateException("Cannot measure: requests still in flight 2 minutes after the call");
-            }
-            return Measure.of(nanos, proxy.requests(), returnedAt);
-        }
-
         // ---- Keepsake and SeaTunnel operations ----------------------------------------------------
-
-        /** A savepoint as the engine takes one: every pipeline reports from its own coordinator thread. */
-        private String saveKeepsake(List<CompletedCheckpoint> states) throws Exception {
-            List<Integer> ids = new ArrayList<>();
-            for (CompletedCheckpoint c : states) {
-                ids.add(c.pipelineId());
-            }
-            try (SavepointSaveSession session = SavepointSaveSession.builder(keepsake, BenchStates.JOB, ids)
-                    .kind(SavepointKind.MANUAL).open()) {
-                List<Future<?>> reported = new ArrayList<>();
-                for (CompletedCheckpoint c : states) {
-                    reported.add(pipelines.submit(() -> {
-                        session.report(c);
-                        session.pipelineSuspended(c.pipelineId());
-                    }));
-                }
-                for (Future<?> f : reported) {
-                    f.get();
-                }
-                return session.commit().savepointId();
-            }
-        }
-
-        /** SeaTunnel's engine state of the checkpoint: the coordinator's serialized checkpoint in its wrapper. */
-        private PipelineState checkpointState(long id) {
-            CompletedCheckpoint c = BenchStates.reportState(sizes.checkpointBytes, JOB, 1, id, id);
-            byte[] states = serializer.serialize(SeaTunnelPath.toEngine(c));
-            checkpointStateBytes = states.length;
-            return SeaTunnelPath.wrap(SeaTunnelPath.toEngine(c), states);
-        }
 
         /**
          * Seeds {@code count} savepoints of one pipeline of {@code job}: written by Keepsake's local
@@ -474,10 +358,10 @@ public final class ObjectStoreSection implements ReportSection {
                 try (KeepsakeStorage storage = KeepsakeStorage.open(new CountingFileSystem(new LocalFileSystem(),
                         false), local.resolve("checkpoints").toString(), savepoints.toString())) {
                     for (int i = 1; i <= count; i++) {
-                        seedOne(storage, job, i);
+                        PluginKeepsake.seedOne(storage, job, i);
                     }
                 }
-                String root = keepsake.savepointRoot();
+                String root = keepsake.storage().savepointRoot();
                 String prefix = root.substring(root.indexOf("://") + 3);
                 prefix = prefix.substring(prefix.indexOf('/') + 1);
                 prefix = prefix.endsWith("/") ? prefix : prefix + "/";
@@ -509,18 +393,6 @@ public final class ObjectStoreSection implements ReportSection {
             }
         }
 
-        private void seedOne(KeepsakeStorage storage, String job, int i) throws IOException {
-            CompletedCheckpoint state = BenchStates.reportState(1024, Long.parseLong(job), 1, i, i);
-            try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest(job, String.format("sp-%06d", i),
-                    SavepointKind.MANUAL, Versions.PRODUCER_VERSION, CheckpointWireCodec.FORMAT_NAME,
-                    1_700_000_000_000L + i, Map.of()))) {
-                try (OutputStream out = w.openPayload(1, i)) {
-                    new CheckpointWireCodec().encode(state, out);
-                }
-                w.commit(1_700_000_000_000L + i);
-            }
-        }
-
         /**
          * Seeds {@code count} checkpoint files of pipeline 1 of {@code job}: the newest through
          * SeaTunnel's storage at 0 ms, then copies of it under the names SeaTunnel gives checkpoints
@@ -528,10 +400,10 @@ public final class ObjectStoreSection implements ReportSection {
          */
         private void seedSeaTunnel(String job, int count) throws Exception {
             proxy.timeToFirstByte(Duration.ZERO);
-            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
+            rounds.awaitQuiet();
             proxy.clearLog();
             seatunnel.store(job, 1, count, 1024, count);
-            proxy.awaitQuiet(QUIET, Duration.ofMinutes(1));
+            rounds.awaitQuiet();
             String key = proxy.requests().stream().filter(r -> r.method().equals("PUT") && r.key().endsWith(".ser"))
                     .map(LatencyProxy.Request::key).reduce((a, b) -> b).orElseThrow(() -> new IllegalStateException(
                             "Cannot seed SeaTunnel's checkpoints of job " + job + ": no PUT of a .ser file was seen"));
@@ -560,15 +432,8 @@ public final class ObjectStoreSection implements ReportSection {
 
         @Override
         public void close() {
-            pipelines.shutdownNow();
             seatunnel.close();
-            plugin.checkpointSide().close();
+            keepsake.close();
         }
-    }
-
-    /** One timed call; returns its nanoseconds. */
-    @FunctionalInterface
-    private interface Timed {
-        long run() throws Exception;
     }
 }

@@ -15,9 +15,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,23 +38,19 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class RestoreBenchmark {
+public class RestoreBenchmark extends LocalDiskTrial {
 
     /** The id of the savepoint the trial set-up writes. */
     public static final String SAVEPOINT_ID = "bench-restore";
 
-    private List<CompletedCheckpoint> checkpoints;
-    private Path trialDirectory;
-    private KeepsakeStorage storage;
     private SavepointRestorer restorer;
 
     /** Writes the four pipelines once as a Keepsake savepoint and once as legacy checkpoint files. */
     @Setup(Level.Trial)
     public void setUp() throws CheckpointStorageException {
-        checkpoints = BenchStates.savepointPipelines();
-        trialDirectory = BenchFiles.newTrialDirectory("restore");
-        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), trialDirectory.resolve("checkpoints").toString(),
-                trialDirectory.resolve("savepoints").toString());
+        openTrial("restore");
+        List<CompletedCheckpoint> checkpoints = checkpoints();
+        KeepsakeStorage storage = storage();
         List<Integer> pipelineIds = checkpoints.stream().map(CompletedCheckpoint::pipelineId).toList();
         try (SavepointSaveSession session = SavepointSaveSession.builder(storage, BenchStates.JOB, pipelineIds)
                 .savepointId(SAVEPOINT_ID).open()) {
@@ -83,29 +77,10 @@ public class RestoreBenchmark {
     @Benchmark
     public Map<Integer, CompletedCheckpoint> legacyLatestCheckpoint() throws CheckpointStorageException {
         Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
-        for (PipelineState state : storage.getLatestCheckpoint(BenchStates.JOB)) {
+        for (PipelineState state : storage().getLatestCheckpoint(BenchStates.JOB)) {
             byPipeline.put(state.pipelineId(), LegacyCheckpointCodec.decodeCheckpoint(state.states(),
                     "legacy checkpoint of pipeline " + state.pipelineId()));
         }
         return byPipeline;
-    }
-
-    /** Closes the storage and removes the trial directory. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        if (storage != null) {
-            storage.close();
-        }
-        BenchFiles.deleteRecursively(trialDirectory);
-    }
-
-    /** The checkpoints the set-up saved. */
-    List<CompletedCheckpoint> checkpoints() {
-        return checkpoints;
-    }
-
-    /** This trial's directory. */
-    Path trialDirectory() {
-        return trialDirectory;
     }
 }

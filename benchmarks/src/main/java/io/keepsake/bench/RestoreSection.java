@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * the sum of those three times (the hash scaled from the payload to all the files) spread evenly
  * over every core.
  */
-public final class RestoreSection implements ReportSection {
+public final class RestoreSection extends AbstractSection {
 
     private static final String JOB = "7700000000000003";
     private static final String V2_FIXTURE = "restore-v2";
@@ -60,20 +60,12 @@ public final class RestoreSection implements ReportSection {
     /** The thread counts of the scaling table besides the machine's own processor count. */
     private static final List<Integer> TABLE_THREADS = List.of(1, 2, 4);
 
-    /** Consumed results, so that no timed operation can be optimised away. */
-    private long sink;
-
-    @Override
-    public String title() {
-        return "Verified restore on the local disk (format version 2)";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(
-                GoalRow.notRun(boundComparison("each size"), BOUND_GOAL, why),
-                GoalRow.notRun(peerComparison("each size"), PEER_GOAL, why),
-                GoalRow.notRun(v1Comparison("each size"), V1_GOAL, why));
+    /** The section. */
+    public RestoreSection() {
+        super("Verified restore on the local disk (format version 2)", List.of(
+                new Planned(boundComparison("each size"), BOUND_GOAL),
+                new Planned(peerComparison("each size"), PEER_GOAL),
+                new Planned(v1Comparison("each size"), V1_GOAL)));
     }
 
     // About 52 lines: one loop over the disk sizes whose rows, notes and table grow together.
@@ -263,9 +255,9 @@ public final class RestoreSection implements ReportSection {
                             double[] decode) {
         Spread ratio = Spread.of(Spread.ratios(bound, restore));
         Spread vsRaw = Spread.of(Spread.ratios(raw, restore));
-        return new GoalRow(boundComparison(label), BOUND_GOAL, ratio.medianRatio(), ratio.ratioSpread()
-                + "; bound " + Spread.of(bound).medianMillis() + " = (read " + Spread.of(raw).medianMillis()
-                + " + hash " + Spread.of(hash).medianMillis() + " + decode " + Spread.of(decode).medianMillis()
+        return GoalRow.ratio(boundComparison(label), BOUND_GOAL, ratio, "; bound " + Spread.of(bound).medianMillis()
+                + " = (read " + Spread.of(raw).medianMillis() + " + hash " + Spread.of(hash).medianMillis()
+                + " + decode " + Spread.of(decode).medianMillis()
                 + ") / " + cores + " cores; vs the raw read alone " + vsRaw.medianRatio(),
                 GoalRow.Verdict.of(ratio.median() >= 0.8));
     }
@@ -273,15 +265,13 @@ public final class RestoreSection implements ReportSection {
     /** SeaTunnel's time / version 2's time per round, met when the median is above 1. */
     static GoalRow peerRow(String label, double[] restore, double[] seaTunnel) {
         Spread ratio = Spread.of(Spread.ratios(seaTunnel, restore));
-        return new GoalRow(peerComparison(label), PEER_GOAL, ratio.medianRatio(), ratio.ratioSpread(),
-                GoalRow.Verdict.of(ratio.median() > 1.0));
+        return GoalRow.ratio(peerComparison(label), PEER_GOAL, ratio, GoalRow.Verdict.of(ratio.median() > 1.0));
     }
 
     /** Version 1's time / version 2's time per round, reported. */
     static GoalRow v1Row(String label, double[] restore, double[] v1) {
         Spread ratio = Spread.of(Spread.ratios(v1, restore));
-        return new GoalRow(v1Comparison(label), V1_GOAL, ratio.medianRatio(), ratio.ratioSpread(),
-                GoalRow.Verdict.REPORTED);
+        return GoalRow.ratio(v1Comparison(label), V1_GOAL, ratio, GoalRow.Verdict.REPORTED);
     }
 
     /**

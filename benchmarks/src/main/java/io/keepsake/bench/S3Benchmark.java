@@ -101,6 +101,13 @@ public final class S3Benchmark {
         public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
             requests.incrementAndGet();
         }
+
+        /** Runs {@code run} as round {@code r} of {@code rates} (MiB/s) and returns the requests it sent. */
+        int measure(double[] rates, int r, Run run) {
+            int before = requests.get();
+            rates[r] = mibPerSecond(run);
+            return requests.get() - before;
+        }
     }
 
     /**
@@ -209,19 +216,13 @@ public final class S3Benchmark {
                 boolean keepsakeFirst = r % 2 == 0;
                 for (int step = 0; step < 2; step++) {
                     if ((step == 0) == keepsakeFirst) {
-                        int before = keepsakeCount.requests.get();
-                        save[r] = mibPerSecond(() -> saveKeepsake(storage, id, payloads));
-                        keepsakeSaveRequests = keepsakeCount.requests.get() - before;
-                        before = keepsakeCount.requests.get();
-                        restore[r] = mibPerSecond(() -> restoreKeepsake(storage, id));
-                        keepsakeRestoreRequests = keepsakeCount.requests.get() - before;
+                        keepsakeSaveRequests = keepsakeCount.measure(save, r,
+                                () -> saveKeepsake(storage, id, payloads));
+                        keepsakeRestoreRequests = keepsakeCount.measure(restore, r,
+                                () -> restoreKeepsake(storage, id));
                     } else {
-                        int before = rawCount.requests.get();
-                        rawPut[r] = mibPerSecond(() -> putRaw(raw, id, payloads));
-                        rawPutRequests = rawCount.requests.get() - before;
-                        before = rawCount.requests.get();
-                        rawGet[r] = mibPerSecond(() -> getRaw(raw, id));
-                        rawGetRequests = rawCount.requests.get() - before;
+                        rawPutRequests = rawCount.measure(rawPut, r, () -> putRaw(raw, id, payloads));
+                        rawGetRequests = rawCount.measure(rawGet, r, () -> getRaw(raw, id));
                     }
                 }
                 storage.deleteSavepoint("1001", id);

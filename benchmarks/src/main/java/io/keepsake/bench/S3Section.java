@@ -7,7 +7,7 @@ import java.util.List;
  * of 64 MiB, multipart) against the raw SDK multipart upload of the same bytes, restore against a
  * raw {@code GetObject} of the same objects, interleaved, and the HTTP requests of each.
  */
-public final class S3Section implements ReportSection {
+public final class S3Section extends AbstractSection {
 
     private static final String SAVE = "S3 save (256 MiB, SHA-256, conditional create) vs raw SDK multipart upload";
     private static final String RESTORE = "S3 restore (every byte verified) vs raw SDK GetObject";
@@ -16,15 +16,10 @@ public final class S3Section implements ReportSection {
     /** The system property {@code --no-s3} sets to false. */
     static final String ENABLED = "keepsake.bench.s3";
 
-    @Override
-    public String title() {
-        return "S3 (in-process S3Proxy)";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun(SAVE, ">= 0.8x", why), GoalRow.notRun(RESTORE, "reported", why),
-                GoalRow.notRun(REQUESTS, "a constant + one per part", why));
+    /** The section. */
+    public S3Section() {
+        super("S3 (in-process S3Proxy)", List.of(new Planned(SAVE, ">= 0.8x"), new Planned(RESTORE, "reported"),
+                new Planned(REQUESTS, "a constant + one per part")));
     }
 
     @Override
@@ -38,8 +33,8 @@ public final class S3Section implements ReportSection {
         Spread restore = Spread.of(m.restoreRatio());
         int constant = m.saveRequests() - m.parts();
         List<GoalRow> rows = List.of(
-                new GoalRow(SAVE, ">= 0.8x", save.medianRatio(), save.ratioSpread(), GoalRow.Verdict.of(save.median() >= 0.8)),
-                new GoalRow(RESTORE, "reported", restore.medianRatio(), restore.ratioSpread(), GoalRow.Verdict.REPORTED),
+                GoalRow.ratio(SAVE, ">= 0.8x", save, GoalRow.Verdict.of(save.median() >= 0.8)),
+                GoalRow.ratio(RESTORE, "reported", restore, GoalRow.Verdict.REPORTED),
                 new GoalRow(REQUESTS, "a constant + one per part", constant + " + " + m.parts() + " parts = "
                         + m.saveRequests(), "raw upload of the same bytes: " + m.rawPutRequests() + "; restore "
                         + m.restoreRequests() + " vs raw " + m.rawGetRequests(), GoalRow.Verdict.REPORTED));

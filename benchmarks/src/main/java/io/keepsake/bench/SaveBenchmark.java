@@ -1,6 +1,5 @@
 package io.keepsake.bench;
 
-import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SavepointSaveSession;
 import io.keepsake.storage.CheckpointStorageException;
@@ -45,25 +44,19 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class SaveBenchmark {
+public class SaveBenchmark extends LocalDiskTrial {
 
-    private List<CompletedCheckpoint> checkpoints;
     private List<Integer> pipelineIds;
-    private Path trialDirectory;
     private Path rawJobDirectory;
-    private KeepsakeStorage storage;
     private long sequence;
     private String lastSavepointId;
 
-    /** Generates the four pipelines and opens a storage in a fresh directory. */
+    /** Generates the four pipelines, opens a storage in a fresh directory and makes the raw writes' directory. */
     @Setup(Level.Trial)
     public void setUp() {
-        checkpoints = BenchStates.savepointPipelines();
-        pipelineIds = checkpoints.stream().map(CompletedCheckpoint::pipelineId).toList();
-        trialDirectory = BenchFiles.newTrialDirectory("save");
-        storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), trialDirectory.resolve("checkpoints").toString(),
-                trialDirectory.resolve("savepoints").toString());
-        rawJobDirectory = trialDirectory.resolve("raw").resolve(BenchStates.JOB);
+        openTrial("save");
+        pipelineIds = checkpoints().stream().map(CompletedCheckpoint::pipelineId).toList();
+        rawJobDirectory = trialDirectory().resolve("raw").resolve(BenchStates.JOB);
         try {
             Files.createDirectories(rawJobDirectory);
         } catch (IOException e) {
@@ -75,9 +68,9 @@ public class SaveBenchmark {
     @Benchmark
     public SavepointHandle keepsakeSavepoint() {
         lastSavepointId = "bench-" + (++sequence);
-        try (SavepointSaveSession session = SavepointSaveSession.builder(storage, BenchStates.JOB, pipelineIds)
+        try (SavepointSaveSession session = SavepointSaveSession.builder(storage(), BenchStates.JOB, pipelineIds)
                 .savepointId(lastSavepointId).open()) {
-            for (CompletedCheckpoint checkpoint : checkpoints) {
+            for (CompletedCheckpoint checkpoint : checkpoints()) {
                 session.report(checkpoint);
             }
             for (int pipelineId : pipelineIds) {
@@ -90,9 +83,9 @@ public class SaveBenchmark {
     /** Baseline: the four pipelines as v0 checkpoint files through the legacy SPI (fsynced and renamed). */
     @Benchmark
     public List<String> legacyStoreCheckpoint() throws CheckpointStorageException {
-        List<String> names = new ArrayList<>(checkpoints.size());
-        for (CompletedCheckpoint c : checkpoints) {
-            names.add(storage.storeCheckPoint(new PipelineState(BenchStates.JOB, c.pipelineId(), c.checkpointId(),
+        List<String> names = new ArrayList<>(checkpoints().size());
+        for (CompletedCheckpoint c : checkpoints()) {
+            names.add(storage().storeCheckPoint(new PipelineState(BenchStates.JOB, c.pipelineId(), c.checkpointId(),
                     LegacyCheckpointCodec.encodeCheckpoint(c))));
         }
         return names;
@@ -101,8 +94,8 @@ public class SaveBenchmark {
     /** Raw baseline: the four v0 checkpoint files written in place, without fsync or rename. */
     @Benchmark
     public List<Path> rawLegacyWrite() throws IOException {
-        List<Path> files = new ArrayList<>(checkpoints.size());
-        for (CompletedCheckpoint c : checkpoints) {
+        List<Path> files = new ArrayList<>(checkpoints().size());
+        for (CompletedCheckpoint c : checkpoints()) {
             // SeaTunnel's checkpoint file name: <millis>-<random 0..999>-<pipelineId>-<checkpointId>.ser
             Path file = rawJobDirectory.resolve(System.currentTimeMillis() + "-"
                     + ThreadLocalRandom.current().nextInt(1000) + "-" + c.pipelineId() + "-" + c.checkpointId() + ".ser");
@@ -115,39 +108,15 @@ public class SaveBenchmark {
     @TearDown(Level.Invocation)
     public void deleteWritten() {
         if (lastSavepointId != null) {
-            storage.deleteSavepoint(BenchStates.JOB, lastSavepointId);
+            storage().deleteSavepoint(BenchStates.JOB, lastSavepointId);
             lastSavepointId = null;
         }
-        storage.deleteCheckpoint(BenchStates.JOB);
+        storage().deleteCheckpoint(BenchStates.JOB);
         BenchFiles.emptyDirectory(rawJobDirectory);
-    }
-
-    /** Closes the storage and removes the trial directory. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        if (storage != null) {
-            storage.close();
-        }
-        BenchFiles.deleteRecursively(trialDirectory);
-    }
-
-    /** The checkpoints every save writes. */
-    List<CompletedCheckpoint> checkpoints() {
-        return checkpoints;
-    }
-
-    /** The storage the Keepsake and legacy SPI saves go to. */
-    KeepsakeStorage storage() {
-        return storage;
     }
 
     /** Where {@link #rawLegacyWrite()} writes. */
     Path rawJobDirectory() {
         return rawJobDirectory;
-    }
-
-    /** This trial's directory. */
-    Path trialDirectory() {
-        return trialDirectory;
     }
 }

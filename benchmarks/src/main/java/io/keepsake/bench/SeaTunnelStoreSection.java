@@ -17,7 +17,7 @@ import java.util.Map;
  * from the system property {@value #FILE_PROPERTY}) and turns the rounds into ratios. Without the
  * file its rows say how to produce it. It measures nothing itself.
  */
-public final class SeaTunnelStoreSection implements ReportSection {
+public final class SeaTunnelStoreSection extends AbstractSection {
 
     /** The system property naming the rounds file. */
     public static final String FILE_PROPERTY = "keepsake.bench.store-cost";
@@ -29,14 +29,10 @@ public final class SeaTunnelStoreSection implements ReportSection {
             + " same state";
     private static final String SAVEPOINT_GOAL = "<= 3x (time)";
 
-    @Override
-    public String title() {
-        return "SeaTunnel plugin stores";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun(CHECKPOINT, CHECKPOINT_GOAL, why), GoalRow.notRun(SAVEPOINT, SAVEPOINT_GOAL, why));
+    /** The section. */
+    public SeaTunnelStoreSection() {
+        super("SeaTunnel plugin stores", List.of(new Planned(CHECKPOINT, CHECKPOINT_GOAL),
+                new Planned(SAVEPOINT, SAVEPOINT_GOAL)));
     }
 
     // About 54 lines: parsing the plugin's rounds file and the rows it yields, in the order of the file's columns.
@@ -72,9 +68,9 @@ public final class SeaTunnelStoreSection implements ReportSection {
         String where = "; " + facts.getOrDefault("state-bytes", "?") + " B .ser, measured in the 2.3.8 engine's JVM by"
                 + " StoreCostTest at " + facts.getOrDefault("measured", "?");
         List<GoalRow> rows = List.of(
-                new GoalRow(CHECKPOINT, CHECKPOINT_GOAL, checkpoint.medianRatio(), checkpoint.ratioSpread() + where,
+                GoalRow.ratio(CHECKPOINT, CHECKPOINT_GOAL, checkpoint, where,
                         GoalRow.Verdict.of(checkpoint.median() <= 1.5)),
-                new GoalRow(SAVEPOINT, SAVEPOINT_GOAL, savepoint.medianRatio(), savepoint.ratioSpread() + where,
+                GoalRow.ratio(SAVEPOINT, SAVEPOINT_GOAL, savepoint, where,
                         GoalRow.Verdict.of(savepoint.median() <= 3)));
         List<String> notes = new ArrayList<>();
         notes.add("SeaTunnel plugin stores: ratio = time / baseline time of the same round. Median times floor (write"

@@ -18,21 +18,14 @@ import java.util.Map;
  * temporary file, fsync, rename, directory fsync), interleaved per round; the SeaTunnel 2.3.8
  * store of the same pipelines (no fsync) is timed beside them for context.
  */
-public final class SmallSavepointSection implements ReportSection {
+public final class SmallSavepointSection extends AbstractSection {
 
     private static final String JOB = "7700000000000004";
     private static final String GOAL = "<= 1.2x (time)";
 
-    private long sink;
-
-    @Override
-    public String title() {
-        return "Small savepoint";
-    }
-
-    @Override
-    public List<GoalRow> notRun(String why) {
-        return List.of(GoalRow.notRun("small savepoint (4 pipelines) vs the fsynced legacy store", GOAL, why));
+    /** The section. */
+    public SmallSavepointSection() {
+        super("Small savepoint", "small savepoint (4 pipelines) vs the fsynced legacy store", GOAL);
     }
 
     // About 53 lines: one trial (set-up, interleaved rounds, goal rows), read top to bottom.
@@ -76,8 +69,8 @@ public final class SmallSavepointSection implements ReportSection {
                     }, () -> seaTunnel.deleteJob(JOB))));
             Spread cost = Spread.of(Spread.ratios(samples.get("keepsake"), samples.get("legacy")));
             Spread peer = Spread.of(Spread.ratios(samples.get("keepsake"), samples.get("seatunnel")));
-            List<GoalRow> rows = List.of(new GoalRow("small savepoint (4 pipelines x " + label
-                    + ") vs the fsynced legacy store of the same pipelines", GOAL, cost.medianRatio(), cost.ratioSpread(),
+            List<GoalRow> rows = List.of(GoalRow.ratio("small savepoint (4 pipelines x " + label
+                    + ") vs the fsynced legacy store of the same pipelines", GOAL, cost,
                     GoalRow.Verdict.of(cost.median() <= 1.2)));
             List<String> notes = List.of("Small savepoint: ratio = Keepsake savepoint time / legacy store time of the"
                     + " same round (below 1: Keepsake is faster). Median times Keepsake / legacy / SeaTunnel 2.3.8: "

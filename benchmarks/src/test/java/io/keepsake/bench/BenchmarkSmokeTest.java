@@ -53,8 +53,7 @@ class BenchmarkSmokeTest {
     void saveBenchmarksStoreWhatTheyAreGivenAndCleanUpAfterEachSave() throws Exception {
         SaveBenchmark benchmark = new SaveBenchmark();
         benchmark.setUp();
-        try {
-            List<CompletedCheckpoint> saved = benchmark.checkpoints();
+        inTrial(benchmark, saved -> {
             assertThat(saved).hasSize(BenchStates.PIPELINES);
 
             SavepointHandle handle = benchmark.keepsakeSavepoint();
@@ -86,23 +85,32 @@ class BenchmarkSmokeTest {
             // A second save after the clean-up works too: each invocation uses a fresh savepoint id.
             assertThat(benchmark.keepsakeSavepoint().savepointId()).isNotEqualTo(handle.savepointId());
             benchmark.deleteWritten();
-        } finally {
-            benchmark.tearDown();
-        }
-        assertThat(benchmark.trialDirectory()).doesNotExist();
+        });
     }
 
     @Test
     void restoreBenchmarksReturnTheSavedCheckpoints() throws Exception {
         RestoreBenchmark benchmark = new RestoreBenchmark();
         benchmark.setUp();
-        try {
-            List<CompletedCheckpoint> saved = benchmark.checkpoints();
+        inTrial(benchmark, saved -> {
             assertThat(benchmark.keepsakeRestoreById().values()).containsExactlyElementsOf(saved);
             assertThat(benchmark.legacyLatestCheckpoint().values()).containsExactlyElementsOf(saved);
+        });
+    }
+
+    /** What a test checks of a set-up trial, given the trial's checkpoints. */
+    @FunctionalInterface
+    private interface TrialCheck {
+        void check(List<CompletedCheckpoint> saved) throws Exception;
+    }
+
+    /** Runs {@code check} on a set-up trial, tears the trial down whatever happens, and checks that nothing is left. */
+    private static void inTrial(LocalDiskTrial trial, TrialCheck check) throws Exception {
+        try {
+            check.check(trial.checkpoints());
         } finally {
-            benchmark.tearDown();
+            trial.tearDown();
         }
-        assertThat(benchmark.trialDirectory()).doesNotExist();
+        assertThat(trial.trialDirectory()).doesNotExist();
     }
 }

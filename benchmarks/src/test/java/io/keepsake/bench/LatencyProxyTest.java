@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -39,22 +40,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** An S3 client through {@link LatencyProxy}: every kind of request works and is logged as it happened. */
 class LatencyProxyTest {
 
-    private static LocalS3 s3;
+    @RegisterExtension
+    static final LocalS3Extension S3 = new LocalS3Extension();
+
     private static LatencyProxy proxy;
     private static S3Client client;
 
     @BeforeAll
-    static void start() throws Exception {
-        s3 = LocalS3.start();
-        proxy = LatencyProxy.start(s3.endpoint(), Duration.ZERO, 0);
+    static void start() {
+        proxy = LatencyProxy.start(S3.endpoint(), Duration.ZERO, 0);
         client = LocalS3.client(proxy.endpoint());
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void stop() {
         client.close();
         proxy.close();
-        s3.close();
     }
 
     @BeforeEach

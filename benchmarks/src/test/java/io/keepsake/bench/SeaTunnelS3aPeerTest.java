@@ -1,17 +1,10 @@
 package io.keepsake.bench;
 
-import org.gaul.s3proxy.AuthenticationType;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
@@ -20,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,29 +26,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SeaTunnelS3aPeerTest {
 
-    private static final String BUCKET = "peer";
-    private static final String ACCESS = "peer-access";
-    private static final String SECRET = "peer-secret";
+    private static final String BUCKET = LocalS3.BUCKET;
+    private static final String ACCESS = LocalS3.ACCESS;
+    private static final String SECRET = LocalS3.SECRET;
     private static final String NAMESPACE = "/seatunnel/checkpoint/";
 
-    private static S3Proxy proxy;
+    @RegisterExtension
+    static final LocalS3Extension S3 = new LocalS3Extension();
+
     private static URI endpoint;
-    private static S3Client raw;
     private static SeaTunnelS3aPeer peer;
 
     @BeforeAll
     static void start() throws Exception {
-        proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore()).endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, SECRET).build();
-        proxy.start();
-        while (!"STARTED".equals(proxy.getState())) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
-        endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
-        raw = S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-                .httpClientBuilder(Apache5HttpClient.builder()).build();
-        raw.createBucket(b -> b.bucket(BUCKET));
+        endpoint = S3.endpoint();
         peer = SeaTunnelS3aPeer.start(endpoint, BUCKET, ACCESS, SECRET, NAMESPACE);
     }
 
@@ -65,8 +48,6 @@ class SeaTunnelS3aPeerTest {
         if (peer != null) {
             peer.close();
         }
-        raw.close();
-        proxy.stop();
     }
 
     @Test
@@ -135,7 +116,7 @@ class SeaTunnelS3aPeerTest {
         assertThatThrownBy(() -> SeaTunnelS3aPeer.start(jars, endpoint, BUCKET, ACCESS, SECRET, NAMESPACE))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("SeaTunnel's S3A peer exited with code 1 while trying to open the storage on"
-                        + " bucket peer at " + endpoint + "; stderr: ")
+                        + " bucket " + BUCKET + " at " + endpoint + "; stderr: ")
                 .hasMessageContaining("NoClassDefFoundError: org/apache/seatunnel/engine/checkpoint/storage/");
     }
 
@@ -164,7 +145,7 @@ class SeaTunnelS3aPeerTest {
     }
 
     private static List<String> keys(String prefix) {
-        return raw.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix)).contents().stream()
+        return S3.client().listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix)).contents().stream()
                 .map(S3Object::key).toList();
     }
 }
