@@ -194,6 +194,14 @@ public final class FrozenSchema<T> implements Schema<T> {
             return this;
         }
 
+        /** The next tag, read by {@code reader} and never written: a field of a layout this schema only reads. */
+        public Table<T> readOnly(String name, FieldReader<T> reader) {
+            String message = messageName;
+            return field(name, (output, tag, m) -> {
+                throw new UnsupportedOperationException("the " + message + " schema only reads (" + name + ")");
+            }, reader);
+        }
+
         /** The next tag: an int32, always written. */
         public Table<T> int32(String name, ToIntFunction<T> get, ObjIntConsumer<T> set) {
             return field(name, (output, tag, m) -> output.writeInt32(tag, get.applyAsInt(m), false),

@@ -76,7 +76,8 @@ public final class MetadataBody {
     }
 
     /** The schema of one manifest entry. */
-    static final Schema<Entry> ENTRY_SCHEMA = FrozenSchema.table("Entry", Entry.class.getName(), Entry.class, Entry::new)
+    static final Schema<Entry> ENTRY_SCHEMA = FrozenSchema.table("Entry", Entry.class.getName(), Entry.class,
+                    Entry::new)
             .int32("pipelineId", e -> e.pipelineId, (e, v) -> e.pipelineId = v)
             .int64("checkpointId", e -> e.checkpointId, (e, v) -> e.checkpointId = v)
             .string("file", e -> e.file, (e, v) -> e.file = v)
