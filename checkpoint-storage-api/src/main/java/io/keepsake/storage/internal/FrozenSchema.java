@@ -202,6 +202,17 @@ public final class FrozenSchema<T> implements Schema<T> {
             }, reader);
         }
 
+        /**
+         * The next tag, written from {@code get} when it is not null and never read: a field of a
+         * layout this schema only writes.
+         */
+        public <V> Table<T> writeOnly(String name, ValueWriter<V> value, Function<T, V> get) {
+            String message = messageName;
+            return field(name, whenPresent(value, get), (input, m) -> {
+                throw new UnsupportedOperationException("the " + message + " schema only writes (" + name + ")");
+            });
+        }
+
         /** The next tag: an int32, always written. */
         public Table<T> int32(String name, ToIntFunction<T> get, ObjIntConsumer<T> set) {
             return field(name, (output, tag, m) -> output.writeInt32(tag, get.applyAsInt(m), false),
@@ -232,12 +243,8 @@ public final class FrozenSchema<T> implements Schema<T> {
 
         /** The next tag: one value, written when it is not null. */
         public <V> Table<T> optional(String name, Value<V> value, Function<T, V> get, BiConsumer<T, V> set) {
-            return field(name, (output, tag, m) -> {
-                V v = get.apply(m);
-                if (v != null) {
-                    value.writer().write(output, tag, v, false);
-                }
-            }, (input, m) -> set.accept(m, value.reader().read(input)));
+            return field(name, whenPresent(value.writer(), get),
+                    (input, m) -> set.accept(m, value.reader().read(input)));
         }
 
         /**
@@ -255,6 +262,16 @@ public final class FrozenSchema<T> implements Schema<T> {
                     }
                 }
             }, (input, m) -> list.apply(m).add(value.reader().read(input)));
+        }
+
+        /** Writes what {@code get} returns, unless it is null. */
+        private static <T, V> FieldWriter<T> whenPresent(ValueWriter<V> value, Function<T, V> get) {
+            return (output, tag, m) -> {
+                V v = get.apply(m);
+                if (v != null) {
+                    value.write(output, tag, v, false);
+                }
+            };
         }
 
         /** The schema of this table. */
