@@ -152,10 +152,8 @@ class CheckpointWireCodecTest {
     void everyStrictPrefixIsRejected() {
         byte[] bytes = codec.encode(Samples.sample());
 
-        Truncations.forEachStrictPrefix(bytes, (prefix, length) ->
-                assertThatThrownBy(() -> codec.decode(prefix, "cut.wire"))
-                        .as("prefix of %d bytes", length)
-                        .isInstanceOf(SavepointCorruptedException.class)
+        Truncations.assertEveryStrictPrefixFails(bytes, prefix -> codec.decode(prefix, "cut.wire"),
+                SavepointCorruptedException.class, failure -> failure
                         .hasMessageStartingWith("Cannot decode engine-wire-v1 checkpoint")
                         .hasMessageEndingWith("in cut.wire"));
     }

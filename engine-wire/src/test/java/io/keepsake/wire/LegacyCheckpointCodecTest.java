@@ -215,11 +215,8 @@ class LegacyCheckpointCodecTest {
     void everyTruncationOfAFileFailsTyped() {
         byte[] file = LegacyCheckpointCodec.encodeFile(Samples.sample());
 
-        Truncations.forEachStrictPrefix(file, (prefix, length) ->
-                assertThatThrownBy(() -> LegacyCheckpointCodec.decodeFile(prefix, "cut.ser"))
-                        .as("prefix of %d bytes", length)
-                        .isInstanceOf(CheckpointCorruptedException.class)
-                        .hasMessageContaining("cut.ser"));
+        Truncations.assertEveryStrictPrefixFails(file, prefix -> LegacyCheckpointCodec.decodeFile(prefix, "cut.ser"),
+                CheckpointCorruptedException.class, failure -> failure.hasMessageContaining("cut.ser"));
     }
 
     @Test

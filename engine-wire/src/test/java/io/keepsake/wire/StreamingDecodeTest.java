@@ -113,9 +113,9 @@ class StreamingDecodeTest {
     @Test
     void everyStrictPrefixOfAStreamIsRefused() {
         byte[] bytes = codec.encode(CheckpointArbitraries.smallCheckpoints().sample());
-        Truncations.forEachStrictPrefix(bytes, (prefix, length) ->
-                assertThatThrownBy(() -> codec.decode(new Trickle(prefix, 3, false), bytes.length, "cut"))
-                        .as("prefix of %d bytes", length).isInstanceOf(SavepointCorruptedException.class));
+        Truncations.assertEveryStrictPrefixFails(bytes,
+                prefix -> codec.decode(new Trickle(prefix, 3, false), bytes.length, "cut"),
+                SavepointCorruptedException.class, failure -> { });
     }
 
     @Test
