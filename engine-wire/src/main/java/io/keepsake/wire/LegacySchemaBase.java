@@ -2,7 +2,10 @@ package io.keepsake.wire;
 
 import io.protostuff.Input;
 
-/** Boilerplate shared by the hand-written schemas: names by number and the bounded-input check. */
+/**
+ * Boilerplate shared by the legacy layout's list, map and {@code boolean[]} schemas: names by
+ * number and the bounded-input check. The legacy messages themselves are {@code FrozenSchema} tables.
+ */
 abstract class LegacySchemaBase<T> extends NamedFieldSchema<T> {
 
     /** The prefix of the legacy messages' full names. */
