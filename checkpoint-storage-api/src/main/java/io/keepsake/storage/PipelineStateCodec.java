@@ -1,12 +1,9 @@
 package io.keepsake.storage;
 
-import io.protostuff.Input;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.LinkedBuffer;
-import io.protostuff.Output;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
-
-import java.io.IOException;
 
 /**
  * Reads and writes the legacy checkpoint file body exactly as SeaTunnel 2.3.x does: protostuff
@@ -16,7 +13,13 @@ import java.io.IOException;
  */
 public final class PipelineStateCodec {
 
-    private static final Schema<Builder> SCHEMA = new PipelineStateSchema();
+    private static final Schema<Builder> SCHEMA = FrozenSchema.table("PipelineState",
+                    "org.apache.seatunnel.engine.checkpoint.storage.PipelineState", Builder.class, Builder::new)
+            .string("jobId", b -> b.jobId, (b, v) -> b.jobId = v)
+            .int32("pipelineId", b -> b.pipelineId, (b, v) -> b.pipelineId = v)
+            .int64("checkpointId", b -> b.checkpointId, (b, v) -> b.checkpointId = v)
+            .bytes("states", b -> b.states, (b, v) -> b.states = v)
+            .build();
 
     private PipelineStateCodec() {
     }
@@ -59,79 +62,5 @@ public final class PipelineStateCodec {
         int pipelineId;
         long checkpointId;
         byte[] states;
-    }
-
-    private static final class PipelineStateSchema implements Schema<Builder> {
-        @Override
-        public String getFieldName(int number) {
-            return switch (number) {
-                case 1 -> "jobId";
-                case 2 -> "pipelineId";
-                case 3 -> "checkpointId";
-                case 4 -> "states";
-                default -> null;
-            };
-        }
-
-        @Override
-        public int getFieldNumber(String name) {
-            return switch (name) {
-                case "jobId" -> 1;
-                case "pipelineId" -> 2;
-                case "checkpointId" -> 3;
-                case "states" -> 4;
-                default -> 0;
-            };
-        }
-
-        @Override
-        public boolean isInitialized(Builder message) {
-            return true;
-        }
-
-        @Override
-        public Builder newMessage() {
-            return new Builder();
-        }
-
-        @Override
-        public String messageName() {
-            return "PipelineState";
-        }
-
-        @Override
-        public String messageFullName() {
-            return "org.apache.seatunnel.engine.checkpoint.storage.PipelineState";
-        }
-
-        @Override
-        public Class<? super Builder> typeClass() {
-            return Builder.class;
-        }
-
-        @Override
-        public void mergeFrom(Input input, Builder message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> message.jobId = input.readString();
-                    case 2 -> message.pipelineId = input.readInt32();
-                    case 3 -> message.checkpointId = input.readInt64();
-                    case 4 -> message.states = input.readByteArray();
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-
-        @Override
-        public void writeTo(Output output, Builder message) throws IOException {
-            if (message.jobId != null) {
-                output.writeString(1, message.jobId, false);
-            }
-            output.writeInt32(2, message.pipelineId, false);
-            output.writeInt64(3, message.checkpointId, false);
-            if (message.states != null) {
-                output.writeByteArray(4, message.states, false);
-            }
-        }
     }
 }

@@ -253,16 +253,26 @@ public final class CheckpointWireCodec {
         WireActionState wire = new WireActionState();
         wire.name = action.stateKey().name();
         wire.parallelism = action.parallelism();
-        List<ActionSubtaskState> slots = action.subtaskStates();
-        for (int slot = 0; slot < slots.size(); slot++) {
-            if (slots.get(slot) != null) {
-                wire.subtasks.add(toWire(slots.get(slot), slot));
-            }
-        }
+        addFilledSlots(action.subtaskStates(), wire.subtasks, CheckpointWireCodec::toWire);
         if (action.coordinatorState() != null) {
             wire.coordinator = toWire(action.coordinatorState(), WireSubtaskState.COORDINATOR_SLOT);
         }
         return wire;
+    }
+
+    /** Adds the transfer object of each filled slot, with its position, to {@code wire}; empty slots are left out. */
+    private static <S, W> void addFilledSlots(List<S> slots, List<W> wire, SlotWriter<S, W> toWire) {
+        for (int slot = 0; slot < slots.size(); slot++) {
+            if (slots.get(slot) != null) {
+                wire.add(toWire.toWire(slots.get(slot), slot));
+            }
+        }
+    }
+
+    /** The transfer object of one filled slot. */
+    @FunctionalInterface
+    private interface SlotWriter<S, W> {
+        W toWire(S value, int slot);
     }
 
     private static WireSubtaskState toWire(ActionSubtaskState subtask, int slot) {
@@ -284,11 +294,8 @@ public final class CheckpointWireCodec {
         WireTaskStatistics wire = new WireTaskStatistics();
         wire.jobVertexId = stats.jobVertexId();
         wire.subtaskCount = stats.parallelism();
-        List<SubtaskStatistics> slots = stats.subtaskStats();
-        for (int slot = 0; slot < slots.size(); slot++) {
-            if (slots.get(slot) != null) {
-                wire.subtaskStats.add(toWire(slots.get(slot), slot));
-            }
+        addFilledSlots(stats.subtaskStats(), wire.subtaskStats, CheckpointWireCodec::toWire);
+        for (int slot = 0; slot < stats.subtaskStats().size(); slot++) {
             wire.subtaskCompleted.add(stats.isSubtaskCompleted(slot));
         }
         wire.numAcknowledgedSubtasks = stats.numAcknowledgedSubtasks();

@@ -5,6 +5,8 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SubtaskStatus;
 
 import java.io.IOException;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * The legacy v0 layout of a {@code CompletedCheckpoint}, pinned by hand: the bytes SeaTunnel 2.3.x
@@ -43,20 +45,20 @@ final class LegacyLayout {
     public static final long MAX_EXPANDED_NULLS = 1L << 22;
 
     /** Legacy ordinals of {@link CheckpointType}, index = ordinal; pinned, never derived. */
-    private static final CheckpointType[] CHECKPOINT_TYPES = {
-        CheckpointType.CHECKPOINT_TYPE,
-        CheckpointType.SCHEMA_CHANGE_BEFORE_POINT_TYPE,
-        CheckpointType.SCHEMA_CHANGE_AFTER_POINT_TYPE,
-        CheckpointType.SAVEPOINT_TYPE,
-        CheckpointType.COMPLETED_POINT_TYPE,
-    };
+    private static final PinnedOrdinals<CheckpointType> CHECKPOINT_TYPES = new PinnedOrdinals<>("checkpoint type",
+            CheckpointType::typeName,
+            CheckpointType.CHECKPOINT_TYPE,
+            CheckpointType.SCHEMA_CHANGE_BEFORE_POINT_TYPE,
+            CheckpointType.SCHEMA_CHANGE_AFTER_POINT_TYPE,
+            CheckpointType.SAVEPOINT_TYPE,
+            CheckpointType.COMPLETED_POINT_TYPE);
 
     /** Legacy ordinals of {@link SubtaskStatus}, index = ordinal; pinned, never derived. */
-    private static final SubtaskStatus[] SUBTASK_STATUSES = {
-        SubtaskStatus.RUNNING,
-        SubtaskStatus.SAVEPOINT_PREPARE_CLOSE,
-        SubtaskStatus.AUTO_PREPARE_CLOSE,
-    };
+    private static final PinnedOrdinals<SubtaskStatus> SUBTASK_STATUSES = new PinnedOrdinals<>("subtask status",
+            SubtaskStatus::name,
+            SubtaskStatus.RUNNING,
+            SubtaskStatus.SAVEPOINT_PREPARE_CLOSE,
+            SubtaskStatus.AUTO_PREPARE_CLOSE);
 
     private LegacyLayout() {
     }
@@ -76,44 +78,52 @@ final class LegacyLayout {
     }
 
     static int checkpointTypeOrdinal(CheckpointType type) {
-        for (int i = 0; i < CHECKPOINT_TYPES.length; i++) {
-            if (CHECKPOINT_TYPES[i] == type) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("Cannot encode checkpoint type: no legacy ordinal is pinned (" + type + ")");
+        return CHECKPOINT_TYPES.ordinal(type);
     }
 
     static int subtaskStatusOrdinal(SubtaskStatus status) {
-        for (int i = 0; i < SUBTASK_STATUSES.length; i++) {
-            if (SUBTASK_STATUSES[i] == status) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("Cannot encode subtask status: no legacy ordinal is pinned (" + status + ")");
+        return SUBTASK_STATUSES.ordinal(status);
     }
 
     static CheckpointType checkpointType(int ordinal) throws WireFormatException {
-        if (ordinal < 0 || ordinal >= CHECKPOINT_TYPES.length) {
-            StringBuilder known = new StringBuilder();
-            for (int i = 0; i < CHECKPOINT_TYPES.length; i++) {
-                known.append(i == 0 ? "" : ", ").append(i).append('=').append(CHECKPOINT_TYPES[i].typeName());
-            }
-            throw new WireFormatException("unknown checkpoint type ordinal; known ordinals are " + known
-                    + " (" + ordinal + ")");
-        }
-        return CHECKPOINT_TYPES[ordinal];
+        return CHECKPOINT_TYPES.value(ordinal);
     }
 
     static SubtaskStatus subtaskStatus(int ordinal) throws WireFormatException {
-        if (ordinal < 0 || ordinal >= SUBTASK_STATUSES.length) {
-            StringBuilder known = new StringBuilder();
-            for (int i = 0; i < SUBTASK_STATUSES.length; i++) {
-                known.append(i == 0 ? "" : ", ").append(i).append('=').append(SUBTASK_STATUSES[i].name());
-            }
-            throw new WireFormatException("unknown subtask status ordinal; known ordinals are " + known
-                    + " (" + ordinal + ")");
+        return SUBTASK_STATUSES.value(ordinal);
+    }
+
+    /** The values of an enum by their pinned legacy ordinal (index = ordinal). */
+    private static final class PinnedOrdinals<E> {
+        private final String what;
+        private final Function<E, String> name;
+        private final List<E> values;
+
+        @SafeVarargs
+        PinnedOrdinals(String what, Function<E, String> name, E... values) {
+            this.what = what;
+            this.name = name;
+            this.values = List.of(values);
         }
-        return SUBTASK_STATUSES[ordinal];
+
+        int ordinal(E value) {
+            int ordinal = values.indexOf(value);
+            if (ordinal < 0) {
+                throw new IllegalStateException("Cannot encode " + what + ": no legacy ordinal is pinned (" + value + ")");
+            }
+            return ordinal;
+        }
+
+        E value(int ordinal) throws WireFormatException {
+            if (ordinal < 0 || ordinal >= values.size()) {
+                StringBuilder known = new StringBuilder();
+                for (int i = 0; i < values.size(); i++) {
+                    known.append(i == 0 ? "" : ", ").append(i).append('=').append(name.apply(values.get(i)));
+                }
+                throw new WireFormatException("unknown " + what + " ordinal; known ordinals are " + known
+                        + " (" + ordinal + ")");
+            }
+            return values.get(ordinal);
+        }
     }
 }

@@ -2,11 +2,17 @@ package io.keepsake.wire;
 
 import io.protostuff.Input;
 
-/** Boilerplate shared by the hand-written schemas: names by number and the bounded-input check. */
+/**
+ * Boilerplate shared by the legacy layout's list, map and {@code boolean[]} schemas: names by
+ * number and the bounded-input check. The legacy messages themselves are {@code FrozenSchema} tables.
+ */
 abstract class LegacySchemaBase<T> extends NamedFieldSchema<T> {
 
+    /** The prefix of the legacy messages' full names. */
+    static final String FORMAT_NAME = "legacy-v0";
+
     LegacySchemaBase(String messageName, Class<T> typeClass, String... fieldNames) {
-        super("legacy-v0", messageName, typeClass, fieldNames);
+        super(FORMAT_NAME, messageName, typeClass, fieldNames);
     }
 
     static BoundedInput bounded(Input input) throws WireFormatException {

@@ -8,10 +8,10 @@ import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SubtaskStatistics;
 import io.keepsake.engine.SubtaskStatus;
 import io.keepsake.engine.TaskStatistics;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.keepsake.wire.LegacyV0Groups.BoolArrayMessage;
 import io.keepsake.wire.LegacyV0Groups.ListSchema;
 import io.keepsake.wire.LegacyV0Groups.MapSchema;
-import io.keepsake.wire.LegacyV0Groups.ReadOnlySchema;
 import io.keepsake.wire.LegacyV0Groups.ValueReader;
 import io.protostuff.Input;
 import io.protostuff.Schema;
@@ -19,6 +19,7 @@ import io.protostuff.Schema;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import static io.keepsake.wire.LegacyV0Groups.required;
 
@@ -37,6 +38,11 @@ final class LegacyV0Reader {
     /** Reads a whole {@code CompletedCheckpoint} from {@code input}. */
     static CompletedCheckpoint decode(BoundedInput input) throws IOException {
         return input.readMessage(new CheckpointMessage(), CHECKPOINT).build();
+    }
+
+    /** The field table of a legacy message; its schema reads only (writing goes through {@link LegacyV0Writer}). */
+    private static <T> FrozenSchema.Table<T> table(String messageName, Class<T> typeClass, Supplier<T> factory) {
+        return FrozenSchema.table(messageName, LegacySchemaBase.FORMAT_NAME + "." + messageName, typeClass, factory);
     }
 
     private static <M, V> ValueReader<V> group(Schema<M> schema, Builder<M, V> builder) {
@@ -58,23 +64,9 @@ final class LegacyV0Reader {
         }
     }
 
-    private static final Schema<KeyMessage> KEY = new ReadOnlySchema<>("ActionStateKey", KeyMessage.class, "name") {
-        @Override
-        public KeyMessage newMessage() {
-            return new KeyMessage();
-        }
-
-        @Override
-        public void mergeFrom(Input input, KeyMessage message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                if (number == 1) {
-                    message.name = input.readString();
-                } else {
-                    input.handleUnknownField(number, this);
-                }
-            }
-        }
-    };
+    private static final Schema<KeyMessage> KEY = table("ActionStateKey", KeyMessage.class, KeyMessage::new)
+            .readOnly("name", (input, m) -> m.name = input.readString())
+            .build();
 
     private static final ValueReader<ActionStateKey> KEY_VALUE = group(KEY, KeyMessage::build);
 
@@ -94,25 +86,12 @@ final class LegacyV0Reader {
     private static final ListSchema<byte[]> STATE_LIST = new ListSchema<>(Input::readByteArray,
             "ActionSubtaskState.state");
 
-    private static final Schema<SubtaskMessage> SUBTASK = new ReadOnlySchema<>("ActionSubtaskState",
-            SubtaskMessage.class, "stateKey", "index", "state") {
-        @Override
-        public SubtaskMessage newMessage() {
-            return new SubtaskMessage();
-        }
-
-        @Override
-        public void mergeFrom(Input input, SubtaskMessage message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> message.stateKey = KEY_VALUE.read(input);
-                    case 2 -> message.index = input.readInt32();
-                    case 3 -> message.state = input.mergeObject(null, STATE_LIST);
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    };
+    private static final Schema<SubtaskMessage> SUBTASK = table("ActionSubtaskState", SubtaskMessage.class,
+                    SubtaskMessage::new)
+            .readOnly("stateKey", (input, m) -> m.stateKey = KEY_VALUE.read(input))
+            .readOnly("index", (input, m) -> m.index = input.readInt32())
+            .readOnly("state", (input, m) -> m.state = input.mergeObject(null, STATE_LIST))
+            .build();
 
     private static final ValueReader<ActionSubtaskState> SUBTASK_VALUE = group(SUBTASK, SubtaskMessage::build);
 
@@ -133,26 +112,12 @@ final class LegacyV0Reader {
     private static final ListSchema<ActionSubtaskState> SUBTASK_LIST =
             new ListSchema<>(SUBTASK_VALUE, "ActionState.subtaskStates");
 
-    private static final Schema<ActionMessage> ACTION = new ReadOnlySchema<>("ActionState", ActionMessage.class,
-            "stateKey", "subtaskStates", "coordinatorState", "parallelism") {
-        @Override
-        public ActionMessage newMessage() {
-            return new ActionMessage();
-        }
-
-        @Override
-        public void mergeFrom(Input input, ActionMessage message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> message.stateKey = KEY_VALUE.read(input);
-                    case 2 -> message.subtaskStates = input.mergeObject(null, SUBTASK_LIST);
-                    case 3 -> message.coordinatorState = SUBTASK_VALUE.read(input);
-                    case 4 -> message.parallelism = input.readInt32();
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    };
+    private static final Schema<ActionMessage> ACTION = table("ActionState", ActionMessage.class, ActionMessage::new)
+            .readOnly("stateKey", (input, m) -> m.stateKey = KEY_VALUE.read(input))
+            .readOnly("subtaskStates", (input, m) -> m.subtaskStates = input.mergeObject(null, SUBTASK_LIST))
+            .readOnly("coordinatorState", (input, m) -> m.coordinatorState = SUBTASK_VALUE.read(input))
+            .readOnly("parallelism", (input, m) -> m.parallelism = input.readInt32())
+            .build();
 
     // ---------------------------------------------------------------- SubtaskStatistics: 1 subtaskIndex, 2 ackTimestamp, 3 stateSize, 4 subtaskStatus
 
@@ -168,26 +133,13 @@ final class LegacyV0Reader {
         }
     }
 
-    private static final Schema<SubtaskStatsMessage> SUBTASK_STATS = new ReadOnlySchema<>("SubtaskStatistics",
-            SubtaskStatsMessage.class, "subtaskIndex", "ackTimestamp", "stateSize", "subtaskStatus") {
-        @Override
-        public SubtaskStatsMessage newMessage() {
-            return new SubtaskStatsMessage();
-        }
-
-        @Override
-        public void mergeFrom(Input input, SubtaskStatsMessage message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> message.subtaskIndex = input.readInt32();
-                    case 2 -> message.ackTimestamp = input.readInt64();
-                    case 3 -> message.stateSize = input.readInt64();
-                    case 4 -> message.subtaskStatus = LegacyLayout.subtaskStatus(input.readEnum());
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    };
+    private static final Schema<SubtaskStatsMessage> SUBTASK_STATS = table("SubtaskStatistics",
+                    SubtaskStatsMessage.class, SubtaskStatsMessage::new)
+            .readOnly("subtaskIndex", (input, m) -> m.subtaskIndex = input.readInt32())
+            .readOnly("ackTimestamp", (input, m) -> m.ackTimestamp = input.readInt64())
+            .readOnly("stateSize", (input, m) -> m.stateSize = input.readInt64())
+            .readOnly("subtaskStatus", (input, m) -> m.subtaskStatus = LegacyLayout.subtaskStatus(input.readEnum()))
+            .build();
 
     private static final ValueReader<SubtaskStatistics> SUBTASK_STATS_VALUE =
             group(SUBTASK_STATS, SubtaskStatsMessage::build);
@@ -212,29 +164,15 @@ final class LegacyV0Reader {
     private static final ListSchema<SubtaskStatistics> SUBTASK_STATS_LIST =
             new ListSchema<>(SUBTASK_STATS_VALUE, "TaskStatistics.subtaskStats");
 
-    private static final Schema<TaskStatsMessage> TASK_STATS = new ReadOnlySchema<>("TaskStatistics",
-            TaskStatsMessage.class, "jobVertexId", "subtaskStats", "subtaskCompleted", "numAcknowledgedSubtasks",
-            "latestAckedSubtaskStatistics") {
-        @Override
-        public TaskStatsMessage newMessage() {
-            return new TaskStatsMessage();
-        }
-
-        @Override
-        public void mergeFrom(Input input, TaskStatsMessage message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> message.jobVertexId = input.readInt64();
-                    case 2 -> message.subtaskStats = input.mergeObject(null, SUBTASK_STATS_LIST);
-                    case 3 -> message.subtaskCompleted =
-                            input.mergeObject(new BoolArrayMessage(), LegacyV0Groups.BOOL_ARRAY).values;
-                    case 4 -> message.numAcknowledgedSubtasks = input.readInt32();
-                    case 5 -> message.latestAcked = SUBTASK_STATS_VALUE.read(input);
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    };
+    private static final Schema<TaskStatsMessage> TASK_STATS = table("TaskStatistics", TaskStatsMessage.class,
+                    TaskStatsMessage::new)
+            .readOnly("jobVertexId", (input, m) -> m.jobVertexId = input.readInt64())
+            .readOnly("subtaskStats", (input, m) -> m.subtaskStats = input.mergeObject(null, SUBTASK_STATS_LIST))
+            .readOnly("subtaskCompleted", (input, m) -> m.subtaskCompleted =
+                    input.mergeObject(new BoolArrayMessage(), LegacyV0Groups.BOOL_ARRAY).values)
+            .readOnly("numAcknowledgedSubtasks", (input, m) -> m.numAcknowledgedSubtasks = input.readInt32())
+            .readOnly("latestAckedSubtaskStatistics", (input, m) -> m.latestAcked = SUBTASK_STATS_VALUE.read(input))
+            .build();
 
     // ---------------------------------------------------------------- CompletedCheckpoint: 1..9
 
@@ -264,30 +202,16 @@ final class LegacyV0Reader {
         }
     }
 
-    private static final Schema<CheckpointMessage> CHECKPOINT = new ReadOnlySchema<>("CompletedCheckpoint",
-            CheckpointMessage.class, "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType",
-            "completedTimestamp", "taskStates", "taskStatistics", "isRestored") {
-        @Override
-        public CheckpointMessage newMessage() {
-            return new CheckpointMessage();
-        }
-
-        @Override
-        public void mergeFrom(Input input, CheckpointMessage message) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> message.jobId = input.readInt64();
-                    case 2 -> message.pipelineId = input.readInt32();
-                    case 3 -> message.checkpointId = input.readInt64();
-                    case 4 -> message.triggerTimestamp = input.readInt64();
-                    case 5 -> message.checkpointType = LegacyLayout.checkpointType(input.readEnum());
-                    case 6 -> message.completedTimestamp = input.readInt64();
-                    case 7 -> message.taskStates = input.mergeObject(null, TASK_STATES_MAP);
-                    case 8 -> message.taskStatistics = input.mergeObject(null, TASK_STATISTICS_MAP);
-                    case 9 -> message.restored = input.readBool();
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    };
+    private static final Schema<CheckpointMessage> CHECKPOINT = table("CompletedCheckpoint", CheckpointMessage.class,
+                    CheckpointMessage::new)
+            .readOnly("jobId", (input, m) -> m.jobId = input.readInt64())
+            .readOnly("pipelineId", (input, m) -> m.pipelineId = input.readInt32())
+            .readOnly("checkpointId", (input, m) -> m.checkpointId = input.readInt64())
+            .readOnly("triggerTimestamp", (input, m) -> m.triggerTimestamp = input.readInt64())
+            .readOnly("checkpointType", (input, m) -> m.checkpointType = LegacyLayout.checkpointType(input.readEnum()))
+            .readOnly("completedTimestamp", (input, m) -> m.completedTimestamp = input.readInt64())
+            .readOnly("taskStates", (input, m) -> m.taskStates = input.mergeObject(null, TASK_STATES_MAP))
+            .readOnly("taskStatistics", (input, m) -> m.taskStatistics = input.mergeObject(null, TASK_STATISTICS_MAP))
+            .readOnly("isRestored", (input, m) -> m.restored = input.readBool())
+            .build();
 }

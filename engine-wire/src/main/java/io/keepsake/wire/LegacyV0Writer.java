@@ -3,9 +3,12 @@ package io.keepsake.wire;
 import io.keepsake.engine.ActionState;
 import io.keepsake.engine.ActionStateKey;
 import io.keepsake.engine.ActionSubtaskState;
+import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.engine.SubtaskStatistics;
+import io.keepsake.engine.SubtaskStatus;
 import io.keepsake.engine.TaskStatistics;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.Input;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.Output;
@@ -55,6 +58,18 @@ final class LegacyV0Writer {
         public final void mergeFrom(Input input, T message) {
             throw new UnsupportedOperationException("the legacy " + messageName() + " writer does not read");
         }
+    }
+
+    /** The field table of a legacy message; its schema writes only (reading goes through {@link LegacyV0Reader}). */
+    private static <T> FrozenSchema.Table<T> table(String messageName, Class<T> typeClass) {
+        return FrozenSchema.table(messageName, LegacySchemaBase.FORMAT_NAME + "." + messageName, typeClass, () -> {
+            throw new UnsupportedOperationException("the legacy " + messageName + " writer does not read");
+        });
+    }
+
+    /** A message field holding a nested message of {@code schema}. */
+    private static <V> FrozenSchema.ValueWriter<V> nested(Schema<V> schema) {
+        return FrozenSchema.group(schema).writer();
     }
 
     private static <V> ValueWriter<V> group(Schema<V> schema) {
@@ -145,95 +160,53 @@ final class LegacyV0Writer {
 
     // ---------------------------------------------------------------- ActionStateKey: 1 name
 
-    private static final Schema<ActionStateKey> KEY = new WriteOnlySchema<>("ActionStateKey", ActionStateKey.class,
-            "name") {
-        @Override
-        public void writeTo(Output output, ActionStateKey key) throws IOException {
-            if (key.name() != null) {
-                output.writeString(1, key.name(), false);
-            }
-        }
-    };
+    private static final Schema<ActionStateKey> KEY = table("ActionStateKey", ActionStateKey.class)
+            .writeOnly("name", Output::writeString, ActionStateKey::name)
+            .build();
 
     // ---------------------------------------------------------------- ActionSubtaskState: 1 stateKey, 2 index, 3 state
 
     private static final ListSchema<byte[]> STATE_LIST =
             new ListSchema<>((output, number, value) -> output.writeByteArray(number, value, true));
 
-    private static final Schema<ActionSubtaskState> SUBTASK = new WriteOnlySchema<>("ActionSubtaskState",
-            ActionSubtaskState.class, "stateKey", "index", "state") {
-        @Override
-        public void writeTo(Output output, ActionSubtaskState subtask) throws IOException {
-            if (subtask.stateKey() != null) {
-                output.writeObject(1, subtask.stateKey(), KEY, false);
-            }
-            output.writeInt32(2, subtask.index(), false);
-            if (subtask.state() != null) {
-                output.writeObject(3, subtask.state(), STATE_LIST, false);
-            }
-        }
-    };
+    private static final Schema<ActionSubtaskState> SUBTASK = table("ActionSubtaskState", ActionSubtaskState.class)
+            .writeOnly("stateKey", nested(KEY), ActionSubtaskState::stateKey)
+            .writeOnly("index", Output::writeInt32, ActionSubtaskState::index)
+            .writeOnly("state", nested(STATE_LIST), ActionSubtaskState::state)
+            .build();
 
     // ---------------------------------------------------------------- ActionState: 1 stateKey, 2 subtaskStates, 3 coordinatorState, 4 parallelism
 
     private static final ListSchema<ActionSubtaskState> SUBTASK_LIST = new ListSchema<>(group(SUBTASK));
 
-    private static final Schema<ActionState> ACTION = new WriteOnlySchema<>("ActionState", ActionState.class,
-            "stateKey", "subtaskStates", "coordinatorState", "parallelism") {
-        @Override
-        public void writeTo(Output output, ActionState action) throws IOException {
-            if (action.stateKey() != null) {
-                output.writeObject(1, action.stateKey(), KEY, false);
-            }
-            if (action.subtaskStates() != null) {
-                output.writeObject(2, action.subtaskStates(), SUBTASK_LIST, false);
-            }
-            if (action.coordinatorState() != null) {
-                output.writeObject(3, action.coordinatorState(), SUBTASK, false);
-            }
-            output.writeInt32(4, action.parallelism(), false);
-        }
-    };
+    private static final Schema<ActionState> ACTION = table("ActionState", ActionState.class)
+            .writeOnly("stateKey", nested(KEY), ActionState::stateKey)
+            .writeOnly("subtaskStates", nested(SUBTASK_LIST), ActionState::subtaskStates)
+            .writeOnly("coordinatorState", nested(SUBTASK), ActionState::coordinatorState)
+            .writeOnly("parallelism", Output::writeInt32, ActionState::parallelism)
+            .build();
 
     // ---------------------------------------------------------------- SubtaskStatistics: 1 subtaskIndex, 2 ackTimestamp, 3 stateSize, 4 subtaskStatus
 
-    private static final Schema<SubtaskStatistics> SUBTASK_STATS = new WriteOnlySchema<>("SubtaskStatistics",
-            SubtaskStatistics.class, "subtaskIndex", "ackTimestamp", "stateSize", "subtaskStatus") {
-        @Override
-        public void writeTo(Output output, SubtaskStatistics stats) throws IOException {
-            output.writeInt32(1, stats.subtaskIndex(), false);
-            output.writeInt64(2, stats.ackTimestamp(), false);
-            output.writeInt64(3, stats.stateSize(), false);
-            if (stats.subtaskStatus() != null) {
-                output.writeEnum(4, LegacyLayout.subtaskStatusOrdinal(stats.subtaskStatus()), false);
-            }
-        }
-    };
+    private static final Schema<SubtaskStatistics> SUBTASK_STATS = table("SubtaskStatistics", SubtaskStatistics.class)
+            .writeOnly("subtaskIndex", Output::writeInt32, SubtaskStatistics::subtaskIndex)
+            .writeOnly("ackTimestamp", Output::writeInt64, SubtaskStatistics::ackTimestamp)
+            .writeOnly("stateSize", Output::writeInt64, SubtaskStatistics::stateSize)
+            .writeOnly("subtaskStatus", LegacyV0Writer::writeSubtaskStatus, SubtaskStatistics::subtaskStatus)
+            .build();
 
     // ---------------------------------------------------------------- TaskStatistics: 1 jobVertexId, 2 subtaskStats, 3 subtaskCompleted, 4 numAcknowledgedSubtasks, 5 latestAckedSubtaskStatistics
 
     private static final ListSchema<SubtaskStatistics> SUBTASK_STATS_LIST = new ListSchema<>(group(SUBTASK_STATS));
 
-    private static final Schema<TaskStatistics> TASK_STATS = new WriteOnlySchema<>("TaskStatistics",
-            TaskStatistics.class, "jobVertexId", "subtaskStats", "subtaskCompleted", "numAcknowledgedSubtasks",
-            "latestAckedSubtaskStatistics") {
-        @Override
-        public void writeTo(Output output, TaskStatistics task) throws IOException {
-            if (task.jobVertexId() != null) {
-                output.writeInt64(1, task.jobVertexId(), false);
-            }
-            if (task.subtaskStats() != null) {
-                output.writeObject(2, task.subtaskStats(), SUBTASK_STATS_LIST, false);
-            }
-            if (task.subtaskCompleted() != null) {
-                output.writeObject(3, task.subtaskCompleted(), BOOL_ARRAY, false);
-            }
-            output.writeInt32(4, task.numAcknowledgedSubtasks(), false);
-            if (task.latestAckedSubtaskStatistics() != null) {
-                output.writeObject(5, task.latestAckedSubtaskStatistics(), SUBTASK_STATS, false);
-            }
-        }
-    };
+    private static final Schema<TaskStatistics> TASK_STATS = table("TaskStatistics", TaskStatistics.class)
+            .writeOnly("jobVertexId", Output::writeInt64, TaskStatistics::jobVertexId)
+            .writeOnly("subtaskStats", nested(SUBTASK_STATS_LIST), TaskStatistics::subtaskStats)
+            .writeOnly("subtaskCompleted", nested(BOOL_ARRAY), TaskStatistics::subtaskCompleted)
+            .writeOnly("numAcknowledgedSubtasks", Output::writeInt32, TaskStatistics::numAcknowledgedSubtasks)
+            .writeOnly("latestAckedSubtaskStatistics", nested(SUBTASK_STATS),
+                    TaskStatistics::latestAckedSubtaskStatistics)
+            .build();
 
     // ---------------------------------------------------------------- CompletedCheckpoint: 1..9
 
@@ -243,26 +216,26 @@ final class LegacyV0Writer {
     private static final MapSchema<Long, TaskStatistics> TASK_STATISTICS_MAP =
             new MapSchema<>((output, number, value) -> output.writeInt64(number, value, true), group(TASK_STATS));
 
-    private static final Schema<CompletedCheckpoint> CHECKPOINT = new WriteOnlySchema<>("CompletedCheckpoint",
-            CompletedCheckpoint.class, "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType",
-            "completedTimestamp", "taskStates", "taskStatistics", "isRestored") {
-        @Override
-        public void writeTo(Output output, CompletedCheckpoint c) throws IOException {
-            output.writeInt64(1, c.jobId(), false);
-            output.writeInt32(2, c.pipelineId(), false);
-            output.writeInt64(3, c.checkpointId(), false);
-            output.writeInt64(4, c.triggerTimestamp(), false);
-            if (c.checkpointType() != null) {
-                output.writeEnum(5, LegacyLayout.checkpointTypeOrdinal(c.checkpointType()), false);
-            }
-            output.writeInt64(6, c.completedTimestamp(), false);
-            if (c.taskStates() != null) {
-                output.writeObject(7, c.taskStates(), TASK_STATES_MAP, false);
-            }
-            if (c.taskStatistics() != null) {
-                output.writeObject(8, c.taskStatistics(), TASK_STATISTICS_MAP, false);
-            }
-            output.writeBool(9, c.restored(), false);
-        }
-    };
+    private static final Schema<CompletedCheckpoint> CHECKPOINT = table("CompletedCheckpoint",
+                    CompletedCheckpoint.class)
+            .writeOnly("jobId", Output::writeInt64, CompletedCheckpoint::jobId)
+            .writeOnly("pipelineId", Output::writeInt32, CompletedCheckpoint::pipelineId)
+            .writeOnly("checkpointId", Output::writeInt64, CompletedCheckpoint::checkpointId)
+            .writeOnly("triggerTimestamp", Output::writeInt64, CompletedCheckpoint::triggerTimestamp)
+            .writeOnly("checkpointType", LegacyV0Writer::writeCheckpointType, CompletedCheckpoint::checkpointType)
+            .writeOnly("completedTimestamp", Output::writeInt64, CompletedCheckpoint::completedTimestamp)
+            .writeOnly("taskStates", nested(TASK_STATES_MAP), CompletedCheckpoint::taskStates)
+            .writeOnly("taskStatistics", nested(TASK_STATISTICS_MAP), CompletedCheckpoint::taskStatistics)
+            .writeOnly("isRestored", Output::writeBool, CompletedCheckpoint::restored)
+            .build();
+
+    private static void writeCheckpointType(Output output, int tag, CheckpointType type, boolean repeated)
+            throws IOException {
+        output.writeEnum(tag, LegacyLayout.checkpointTypeOrdinal(type), repeated);
+    }
+
+    private static void writeSubtaskStatus(Output output, int tag, SubtaskStatus status, boolean repeated)
+            throws IOException {
+        output.writeEnum(tag, LegacyLayout.subtaskStatusOrdinal(status), repeated);
+    }
 }

@@ -3,9 +3,10 @@ package io.keepsake.wire;
 import io.protostuff.Schema;
 
 /**
- * What every hand-written schema of this module shares: field names by tag (the name at index i
- * has tag i + 1), a message name under a format prefix, and no required fields. Subclasses
- * supply reading, writing and message creation. Immutable and thread-safe.
+ * What the hand-written schemas that are not field tables share (the legacy layout's list, map
+ * and {@code boolean[]} groups): field names by tag (the name at index i has tag i + 1), a message
+ * name under a format prefix, and no required fields. Subclasses supply reading, writing and
+ * message creation. Immutable and thread-safe.
  */
 abstract class NamedFieldSchema<T> implements Schema<T> {
 

@@ -1,11 +1,9 @@
 package io.keepsake.wire;
 
-import io.protostuff.Input;
-import io.protostuff.Output;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,35 +40,11 @@ final class WireActionState {
     WireSubtaskState coordinator;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    static final Schema<WireActionState> SCHEMA = new WireSchema<>(WireActionState.class, WireActionState::new,
-            "name", "parallelism", "subtasks", "coordinator") {
-        @Override
-        public void writeTo(Output output, WireActionState m) throws IOException {
-            if (m.name != null) {
-                output.writeString(1, m.name, false);
-            }
-            output.writeInt32(2, m.parallelism, false);
-            if (m.subtasks != null) {
-                for (WireSubtaskState subtask : m.subtasks) {
-                    output.writeObject(3, subtask, WireSubtaskState.SCHEMA, true);
-                }
-            }
-            if (m.coordinator != null) {
-                output.writeObject(4, m.coordinator, WireSubtaskState.SCHEMA, false);
-            }
-        }
-
-        @Override
-        public void mergeFrom(Input input, WireActionState m) throws IOException {
-            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
-                switch (n) {
-                    case 1 -> m.name = input.readString();
-                    case 2 -> m.parallelism = input.readInt32();
-                    case 3 -> m.subtasks.add(input.mergeObject(null, WireSubtaskState.SCHEMA));
-                    case 4 -> m.coordinator = input.mergeObject(null, WireSubtaskState.SCHEMA);
-                    default -> input.handleUnknownField(n, this);
-                }
-            }
-        }
-    };
+    static final Schema<WireActionState> SCHEMA = WireSchema.table(WireActionState.class, WireActionState::new)
+            .string("name", m -> m.name, (m, v) -> m.name = v)
+            .int32("parallelism", m -> m.parallelism, (m, v) -> m.parallelism = v)
+            .repeated("subtasks", FrozenSchema.group(WireSubtaskState.SCHEMA), m -> m.subtasks)
+            .optional("coordinator", FrozenSchema.group(WireSubtaskState.SCHEMA), m -> m.coordinator,
+                    (m, v) -> m.coordinator = v)
+            .build();
 }

@@ -1,11 +1,9 @@
 package io.keepsake.wire;
 
-import io.protostuff.Input;
-import io.protostuff.Output;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,48 +54,15 @@ final class WireCheckpoint {
     boolean complete;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    static final Schema<WireCheckpoint> SCHEMA = new WireSchema<>(WireCheckpoint.class, WireCheckpoint::new,
-            "jobId", "pipelineId", "checkpointId", "triggerTimestamp", "checkpointType", "completedTimestamp",
-            "actionStates", "taskStatistics", "complete") {
-        @Override
-        public void writeTo(Output output, WireCheckpoint m) throws IOException {
-            output.writeInt64(1, m.jobId, false);
-            output.writeInt32(2, m.pipelineId, false);
-            output.writeInt64(3, m.checkpointId, false);
-            output.writeInt64(4, m.triggerTimestamp, false);
-            if (m.checkpointType != null) {
-                output.writeString(5, m.checkpointType, false);
-            }
-            output.writeInt64(6, m.completedTimestamp, false);
-            if (m.actionStates != null) {
-                for (WireActionState action : m.actionStates) {
-                    output.writeObject(7, action, WireActionState.SCHEMA, true);
-                }
-            }
-            if (m.taskStatistics != null) {
-                for (WireTaskStatistics stats : m.taskStatistics) {
-                    output.writeObject(8, stats, WireTaskStatistics.SCHEMA, true);
-                }
-            }
-            output.writeBool(9, m.complete, false);
-        }
-
-        @Override
-        public void mergeFrom(Input input, WireCheckpoint m) throws IOException {
-            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
-                switch (n) {
-                    case 1 -> m.jobId = input.readInt64();
-                    case 2 -> m.pipelineId = input.readInt32();
-                    case 3 -> m.checkpointId = input.readInt64();
-                    case 4 -> m.triggerTimestamp = input.readInt64();
-                    case 5 -> m.checkpointType = input.readString();
-                    case 6 -> m.completedTimestamp = input.readInt64();
-                    case 7 -> m.actionStates.add(input.mergeObject(null, WireActionState.SCHEMA));
-                    case 8 -> m.taskStatistics.add(input.mergeObject(null, WireTaskStatistics.SCHEMA));
-                    case 9 -> m.complete = input.readBool();
-                    default -> input.handleUnknownField(n, this);
-                }
-            }
-        }
-    };
+    static final Schema<WireCheckpoint> SCHEMA = WireSchema.table(WireCheckpoint.class, WireCheckpoint::new)
+            .int64("jobId", m -> m.jobId, (m, v) -> m.jobId = v)
+            .int32("pipelineId", m -> m.pipelineId, (m, v) -> m.pipelineId = v)
+            .int64("checkpointId", m -> m.checkpointId, (m, v) -> m.checkpointId = v)
+            .int64("triggerTimestamp", m -> m.triggerTimestamp, (m, v) -> m.triggerTimestamp = v)
+            .string("checkpointType", m -> m.checkpointType, (m, v) -> m.checkpointType = v)
+            .int64("completedTimestamp", m -> m.completedTimestamp, (m, v) -> m.completedTimestamp = v)
+            .repeated("actionStates", FrozenSchema.group(WireActionState.SCHEMA), m -> m.actionStates)
+            .repeated("taskStatistics", FrozenSchema.group(WireTaskStatistics.SCHEMA), m -> m.taskStatistics)
+            .bool("complete", m -> m.complete, (m, v) -> m.complete = v)
+            .build();
 }

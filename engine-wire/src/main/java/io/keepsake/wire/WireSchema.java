@@ -1,20 +1,18 @@
 package io.keepsake.wire;
 
+import io.keepsake.storage.internal.FrozenSchema;
+
 import java.util.function.Supplier;
 
-/** Boilerplate shared by the hand-written engine-wire-v1 schemas: field names by tag, new messages. */
-abstract class WireSchema<T> extends NamedFieldSchema<T> {
+/** Starts the field table of an engine-wire-v1 message: its names under the format's name. */
+final class WireSchema {
 
-    private final Supplier<T> factory;
-
-    /** Takes the field names in tag order: the name at index i has tag i + 1. */
-    WireSchema(Class<T> typeClass, Supplier<T> factory, String... fieldNames) {
-        super(CheckpointWireCodec.FORMAT_NAME, typeClass.getSimpleName(), typeClass, fieldNames);
-        this.factory = factory;
+    private WireSchema() {
     }
 
-    @Override
-    public final T newMessage() {
-        return factory.get();
+    /** The table of {@code typeClass}'s fields, tag 1 first; messages read into {@code factory}'s. */
+    static <T> FrozenSchema.Table<T> table(Class<T> typeClass, Supplier<T> factory) {
+        return FrozenSchema.table(typeClass.getSimpleName(),
+                CheckpointWireCodec.FORMAT_NAME + "." + typeClass.getSimpleName(), typeClass, factory);
     }
 }

@@ -1,11 +1,9 @@
 package io.keepsake.wire;
 
-import io.protostuff.Input;
-import io.protostuff.Output;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,35 +42,10 @@ final class WireSubtaskState {
     List<Integer> nullStatePositions = new ArrayList<>();
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    static final Schema<WireSubtaskState> SCHEMA = new WireSchema<>(WireSubtaskState.class, WireSubtaskState::new,
-            "slot", "index", "state", "nullStatePositions") {
-        @Override
-        public void writeTo(Output output, WireSubtaskState m) throws IOException {
-            output.writeInt32(1, m.slot, false);
-            output.writeInt32(2, m.index, false);
-            if (m.state != null) {
-                for (byte[] element : m.state) {
-                    output.writeByteArray(3, element, true);
-                }
-            }
-            if (m.nullStatePositions != null) {
-                for (Integer position : m.nullStatePositions) {
-                    output.writeInt32(4, position, true);
-                }
-            }
-        }
-
-        @Override
-        public void mergeFrom(Input input, WireSubtaskState m) throws IOException {
-            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
-                switch (n) {
-                    case 1 -> m.slot = input.readInt32();
-                    case 2 -> m.index = input.readInt32();
-                    case 3 -> m.state.add(input.readByteArray());
-                    case 4 -> m.nullStatePositions.add(input.readInt32());
-                    default -> input.handleUnknownField(n, this);
-                }
-            }
-        }
-    };
+    static final Schema<WireSubtaskState> SCHEMA = WireSchema.table(WireSubtaskState.class, WireSubtaskState::new)
+            .int32("slot", m -> m.slot, (m, v) -> m.slot = v)
+            .int32("index", m -> m.index, (m, v) -> m.index = v)
+            .repeated("state", FrozenSchema.BYTES, m -> m.state)
+            .repeated("nullStatePositions", FrozenSchema.INT32, m -> m.nullStatePositions)
+            .build();
 }

@@ -1,11 +1,8 @@
 package io.keepsake.wire;
 
-import io.protostuff.Input;
-import io.protostuff.Output;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
 
-import java.io.IOException;
 
 /**
  * engine-wire-v1 transfer object for one subtask's acknowledgement ({@code SubtaskStatistics}),
@@ -43,31 +40,12 @@ final class WireSubtaskStatistics {
     String status;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    static final Schema<WireSubtaskStatistics> SCHEMA = new WireSchema<>(WireSubtaskStatistics.class,
-            WireSubtaskStatistics::new, "slot", "subtaskIndex", "ackTimestamp", "stateSize", "status") {
-        @Override
-        public void writeTo(Output output, WireSubtaskStatistics m) throws IOException {
-            output.writeInt32(1, m.slot, false);
-            output.writeInt32(2, m.subtaskIndex, false);
-            output.writeInt64(3, m.ackTimestamp, false);
-            output.writeInt64(4, m.stateSize, false);
-            if (m.status != null) {
-                output.writeString(5, m.status, false);
-            }
-        }
-
-        @Override
-        public void mergeFrom(Input input, WireSubtaskStatistics m) throws IOException {
-            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
-                switch (n) {
-                    case 1 -> m.slot = input.readInt32();
-                    case 2 -> m.subtaskIndex = input.readInt32();
-                    case 3 -> m.ackTimestamp = input.readInt64();
-                    case 4 -> m.stateSize = input.readInt64();
-                    case 5 -> m.status = input.readString();
-                    default -> input.handleUnknownField(n, this);
-                }
-            }
-        }
-    };
+    static final Schema<WireSubtaskStatistics> SCHEMA = WireSchema.table(WireSubtaskStatistics.class,
+                    WireSubtaskStatistics::new)
+            .int32("slot", m -> m.slot, (m, v) -> m.slot = v)
+            .int32("subtaskIndex", m -> m.subtaskIndex, (m, v) -> m.subtaskIndex = v)
+            .int64("ackTimestamp", m -> m.ackTimestamp, (m, v) -> m.ackTimestamp = v)
+            .int64("stateSize", m -> m.stateSize, (m, v) -> m.stateSize = v)
+            .string("status", m -> m.status, (m, v) -> m.status = v)
+            .build();
 }

@@ -1,11 +1,9 @@
 package io.keepsake.wire;
 
-import io.protostuff.Input;
-import io.protostuff.Output;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,42 +46,13 @@ final class WireTaskStatistics {
     WireSubtaskStatistics latestAcked;
 
     /** The hand-written schema that reads and writes this layout; unknown tags are skipped. */
-    static final Schema<WireTaskStatistics> SCHEMA = new WireSchema<>(WireTaskStatistics.class, WireTaskStatistics::new,
-            "jobVertexId", "subtaskCount", "subtaskStats", "subtaskCompleted", "numAcknowledgedSubtasks",
-            "latestAcked") {
-        @Override
-        public void writeTo(Output output, WireTaskStatistics m) throws IOException {
-            output.writeInt64(1, m.jobVertexId, false);
-            output.writeInt32(2, m.subtaskCount, false);
-            if (m.subtaskStats != null) {
-                for (WireSubtaskStatistics stats : m.subtaskStats) {
-                    output.writeObject(3, stats, WireSubtaskStatistics.SCHEMA, true);
-                }
-            }
-            if (m.subtaskCompleted != null) {
-                for (Boolean completed : m.subtaskCompleted) {
-                    output.writeBool(4, completed, true);
-                }
-            }
-            output.writeInt32(5, m.numAcknowledgedSubtasks, false);
-            if (m.latestAcked != null) {
-                output.writeObject(6, m.latestAcked, WireSubtaskStatistics.SCHEMA, false);
-            }
-        }
-
-        @Override
-        public void mergeFrom(Input input, WireTaskStatistics m) throws IOException {
-            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
-                switch (n) {
-                    case 1 -> m.jobVertexId = input.readInt64();
-                    case 2 -> m.subtaskCount = input.readInt32();
-                    case 3 -> m.subtaskStats.add(input.mergeObject(null, WireSubtaskStatistics.SCHEMA));
-                    case 4 -> m.subtaskCompleted.add(input.readBool());
-                    case 5 -> m.numAcknowledgedSubtasks = input.readInt32();
-                    case 6 -> m.latestAcked = input.mergeObject(null, WireSubtaskStatistics.SCHEMA);
-                    default -> input.handleUnknownField(n, this);
-                }
-            }
-        }
-    };
+    static final Schema<WireTaskStatistics> SCHEMA = WireSchema.table(WireTaskStatistics.class, WireTaskStatistics::new)
+            .int64("jobVertexId", m -> m.jobVertexId, (m, v) -> m.jobVertexId = v)
+            .int32("subtaskCount", m -> m.subtaskCount, (m, v) -> m.subtaskCount = v)
+            .repeated("subtaskStats", FrozenSchema.group(WireSubtaskStatistics.SCHEMA), m -> m.subtaskStats)
+            .repeated("subtaskCompleted", FrozenSchema.BOOL, m -> m.subtaskCompleted)
+            .int32("numAcknowledgedSubtasks", m -> m.numAcknowledgedSubtasks, (m, v) -> m.numAcknowledgedSubtasks = v)
+            .optional("latestAcked", FrozenSchema.group(WireSubtaskStatistics.SCHEMA), m -> m.latestAcked,
+                    (m, v) -> m.latestAcked = v)
+            .build();
 }

@@ -1,6 +1,6 @@
 package io.keepsake.wire;
 
-import io.protostuff.Input;
+import io.keepsake.storage.internal.FrozenSchema;
 import io.protostuff.Output;
 import io.protostuff.Schema;
 import org.junit.jupiter.api.Test;
@@ -19,59 +19,18 @@ class BoundedInputTest {
         final List<String> values = new ArrayList<>();
     }
 
-    private static final Schema<Collected> SCHEMA = new Schema<>() {
-        @Override
-        public String getFieldName(int number) {
-            return null;
-        }
+    /** Reads field 1 as a varint, field 2 as a string and field 3 as a nested group of the same kind. */
+    private static final Schema<Collected> SCHEMA = FrozenSchema.table("Collected", "Collected", Collected.class,
+                    Collected::new)
+            .field("int", BoundedInputTest::neverWritten, (input, m) -> m.values.add("int " + input.readInt64()))
+            .field("str", BoundedInputTest::neverWritten, (input, m) -> m.values.add("str " + input.readString()))
+            .field("group", BoundedInputTest::neverWritten,
+                    (input, m) -> m.values.add("group " + input.mergeObject(null, BoundedInputTest.SCHEMA).values))
+            .build();
 
-        @Override
-        public int getFieldNumber(String name) {
-            return 0;
-        }
-
-        @Override
-        public boolean isInitialized(Collected message) {
-            return true;
-        }
-
-        @Override
-        public Collected newMessage() {
-            return new Collected();
-        }
-
-        @Override
-        public String messageName() {
-            return "Collected";
-        }
-
-        @Override
-        public String messageFullName() {
-            return "Collected";
-        }
-
-        @Override
-        public Class<? super Collected> typeClass() {
-            return Collected.class;
-        }
-
-        @Override
-        public void mergeFrom(Input input, Collected message) throws IOException {
-            for (int n = input.readFieldNumber(this); n != 0; n = input.readFieldNumber(this)) {
-                switch (n) {
-                    case 1 -> message.values.add("int " + input.readInt64());
-                    case 2 -> message.values.add("str " + input.readString());
-                    case 3 -> message.values.add("group " + input.mergeObject(null, this).values);
-                    default -> input.handleUnknownField(n, this);
-                }
-            }
-        }
-
-        @Override
-        public void writeTo(Output output, Collected message) {
-            throw new UnsupportedOperationException();
-        }
-    };
+    private static void neverWritten(Output output, int tag, Collected message) {
+        throw new UnsupportedOperationException();
+    }
 
     private static List<String> read(int... bytes) throws IOException {
         byte[] b = new byte[bytes.length];

@@ -2,9 +2,7 @@ package io.keepsake.wire;
 
 import io.keepsake.engine.CompletedCheckpoint;
 import io.keepsake.storage.SavepointCorruptedException;
-import io.protostuff.Input;
 import io.protostuff.LinkedBuffer;
-import io.protostuff.Output;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
@@ -30,6 +28,14 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class CheckpointWireCodecTest {
 
     private final CheckpointWireCodec codec = new CheckpointWireCodec();
+
+    /** Asserts that decoding {@code wire}'s bytes fails as corrupt, with a message holding each of {@code parts}. */
+    private void assertCorrupted(WireCheckpoint wire, String source, String... parts) {
+        byte[] bytes = write(wire, WireCheckpoint.SCHEMA);
+        assertThatThrownBy(() -> codec.decode(bytes, source))
+                .isInstanceOf(SavepointCorruptedException.class)
+                .hasMessageContainingAll(parts);
+    }
 
     private static byte[] write(WireCheckpoint wire, Schema<WireCheckpoint> schema) {
         return ProtostuffIOUtil.toByteArray(wire, schema, LinkedBuffer.allocate());
@@ -120,18 +126,15 @@ class CheckpointWireCodecTest {
         WireCheckpoint wire = codec.toWire(Samples.sample());
         wire.taskStatistics.get(1).latestAcked.status = "PAUSED";
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "status.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("unknown subtask status name")
-                .hasMessageContaining("[RUNNING, SAVEPOINT_PREPARE_CLOSE, AUTO_PREPARE_CLOSE]")
-                .hasMessageContaining("(PAUSED)");
+        assertCorrupted(wire, "status.wire", "unknown subtask status name",
+                "[RUNNING, SAVEPOINT_PREPARE_CLOSE, AUTO_PREPARE_CLOSE]", "(PAUSED)");
     }
 
     @Test
     void skipsTagsANewerWriterAddedAtEveryLevel() {
         WireCheckpoint wire = codec.toWire(Samples.sample());
 
-        byte[] bytes = write(wire, new FutureCheckpointSchema());
+        byte[] bytes = write(wire, FutureWireWriter.CHECKPOINT);
 
         assertThat(bytes.length).isGreaterThan(codec.encode(Samples.sample()).length);
         assertThat(codec.decode(bytes, "newer.wire")).isEqualTo(Samples.sample());
@@ -149,15 +152,10 @@ class CheckpointWireCodecTest {
     void everyStrictPrefixIsRejected() {
         byte[] bytes = codec.encode(Samples.sample());
 
-        for (int length = 0; length < bytes.length; length++) {
-            byte[] prefix = Arrays.copyOf(bytes, length);
-            int cut = length;
-            assertThatThrownBy(() -> codec.decode(prefix, "cut.wire"))
-                    .as("prefix of %d bytes", cut)
-                    .isInstanceOf(SavepointCorruptedException.class)
-                    .hasMessageStartingWith("Cannot decode engine-wire-v1 checkpoint")
-                    .hasMessageEndingWith("in cut.wire");
-        }
+        Truncations.assertEveryStrictPrefixFails(bytes, prefix -> codec.decode(prefix, "cut.wire"),
+                SavepointCorruptedException.class, failure -> failure
+                        .hasMessageStartingWith("Cannot decode engine-wire-v1 checkpoint")
+                        .hasMessageEndingWith("in cut.wire"));
     }
 
     @Test
@@ -165,9 +163,7 @@ class CheckpointWireCodecTest {
         WireCheckpoint wire = codec.toWire(Samples.sample());
         wire.complete = false;
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "nomarker.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("end marker (tag 9) is missing");
+        assertCorrupted(wire, "nomarker.wire", "end marker (tag 9) is missing");
     }
 
     @Test
@@ -207,9 +203,8 @@ class CheckpointWireCodecTest {
                 .orElseThrow();
         source.subtasks.get(1).slot = 3;
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "slot.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("action Source[0]-FakeSource names slots that do not ascend within 0..2 (3)");
+        assertCorrupted(wire, "slot.wire",
+                "action Source[0]-FakeSource names slots that do not ascend within 0..2 (3)");
     }
 
     @Test
@@ -219,9 +214,7 @@ class CheckpointWireCodecTest {
                 .orElseThrow();
         source.subtasks.get(1).slot = 0;
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "slot.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("do not ascend");
+        assertCorrupted(wire, "slot.wire", "do not ascend");
     }
 
     @Test
@@ -229,9 +222,7 @@ class CheckpointWireCodecTest {
         WireCheckpoint wire = codec.toWire(Samples.sample());
         wire.actionStates.stream().filter(a -> a.coordinator != null).findFirst().orElseThrow().coordinator.slot = 0;
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "coord.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("must have slot -1 (0)");
+        assertCorrupted(wire, "coord.wire", "must have slot -1 (0)");
     }
 
     @Test
@@ -241,9 +232,7 @@ class CheckpointWireCodecTest {
                 .orElseThrow().subtasks.get(1);
         subtask.nullStatePositions = List.of(5);
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "nulls.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("null state positions");
+        assertCorrupted(wire, "nulls.wire", "null state positions");
     }
 
     @Test
@@ -251,9 +240,7 @@ class CheckpointWireCodecTest {
         WireCheckpoint wire = codec.toWire(Samples.sample());
         wire.taskStatistics.get(1).subtaskCompleted.add(true);
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "flags.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("must have one completed flag per slot, 2 slots (3 flags)");
+        assertCorrupted(wire, "flags.wire", "must have one completed flag per slot, 2 slots (3 flags)");
     }
 
     @Test
@@ -261,9 +248,7 @@ class CheckpointWireCodecTest {
         WireCheckpoint wire = codec.toWire(Samples.sample());
         wire.actionStates.add(wire.actionStates.get(0));
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "dup.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("two action states have the same name");
+        assertCorrupted(wire, "dup.wire", "two action states have the same name");
     }
 
     @Test
@@ -271,9 +256,7 @@ class CheckpointWireCodecTest {
         WireCheckpoint wire = codec.toWire(Samples.sample());
         wire.taskStatistics.get(0).numAcknowledgedSubtasks = -3;
 
-        assertThatThrownBy(() -> codec.decode(write(wire, WireCheckpoint.SCHEMA), "model.wire"))
-                .isInstanceOf(SavepointCorruptedException.class)
-                .hasMessageContaining("numAcknowledgedSubtasks is negative (-3)");
+        assertCorrupted(wire, "model.wire", "numAcknowledgedSubtasks is negative (-3)");
     }
 
     @Test
@@ -300,150 +283,6 @@ class CheckpointWireCodecTest {
                 assertThat(schema.getFieldNumber(field.getName())).as("schema tag of %s", field).isEqualTo(frozenTag);
                 assertThat(schema.getFieldName(frozenTag)).isEqualTo(field.getName());
             }
-        }
-    }
-
-    /**
-     * A writer from a future version: the v1 fields plus new ones (a varint, a string, a nested group)
-     * at the top level, inside every action state and inside every subtask state.
-     */
-    private static final class FutureCheckpointSchema extends DelegatingSchema<WireCheckpoint> {
-        FutureCheckpointSchema() {
-            super(WireCheckpoint.SCHEMA);
-        }
-
-        @Override
-        public void writeTo(Output output, WireCheckpoint m) throws IOException {
-            output.writeString(100, "written by v1.1", false);
-            List<WireActionState> actions = m.actionStates;
-            boolean complete = m.complete;
-            m.actionStates = List.of();
-            m.complete = false;
-            try {
-                WireCheckpoint.SCHEMA.writeTo(output, m);
-            } finally {
-                m.actionStates = actions;
-                m.complete = complete;
-            }
-            Schema<WireActionState> futureAction = new FutureActionSchema();
-            for (WireActionState action : actions) {
-                output.writeObject(7, action, futureAction, true);
-            }
-            output.writeObject(101, new byte[] {1, 2}, new ExtraGroupSchema(), false);
-            output.writeInt64(102, Long.MIN_VALUE, false);
-            output.writeBool(9, complete, false);
-        }
-    }
-
-    private static final class FutureActionSchema extends DelegatingSchema<WireActionState> {
-        FutureActionSchema() {
-            super(WireActionState.SCHEMA);
-        }
-
-        @Override
-        public void writeTo(Output output, WireActionState m) throws IOException {
-            output.writeObject(50, new byte[] {3}, new ExtraGroupSchema(), false);
-            List<WireSubtaskState> subtasks = m.subtasks;
-            m.subtasks = List.of();
-            try {
-                WireActionState.SCHEMA.writeTo(output, m);
-            } finally {
-                m.subtasks = subtasks;
-            }
-            for (WireSubtaskState subtask : subtasks) {
-                output.writeObject(3, subtask, new FutureSubtaskSchema(), true);
-            }
-            output.writeFixed32(51, 7, false);
-        }
-    }
-
-    private static final class FutureSubtaskSchema extends DelegatingSchema<WireSubtaskState> {
-        FutureSubtaskSchema() {
-            super(WireSubtaskState.SCHEMA);
-        }
-
-        @Override
-        public void writeTo(Output output, WireSubtaskState m) throws IOException {
-            WireSubtaskState.SCHEMA.writeTo(output, m);
-            output.writeFixed64(60, 8L, false);
-            output.writeString(61, "checksum?", false);
-        }
-    }
-
-    /** A group holding a varint, bytes and a nested group, under whatever tag it is written. */
-    private static final class ExtraGroupSchema extends DelegatingSchema<byte[]> {
-        ExtraGroupSchema() {
-            super(null);
-        }
-
-        @Override
-        public void writeTo(Output output, byte[] m) throws IOException {
-            output.writeInt32(1, m.length, false);
-            output.writeByteArray(2, m, false);
-            if (m.length > 1) {
-                output.writeObject(3, Arrays.copyOf(m, m.length - 1), new ExtraGroupSchema(), false);
-            } else {
-                output.writeObject(3, m, new EmptyGroupSchema(), false);
-            }
-        }
-    }
-
-    private static final class EmptyGroupSchema extends DelegatingSchema<byte[]> {
-        EmptyGroupSchema() {
-            super(null);
-        }
-
-        @Override
-        public void writeTo(Output output, byte[] m) {
-        }
-    }
-
-    /** Write-only schemas for the future writer; reading is never needed. */
-    private abstract static class DelegatingSchema<T> implements Schema<T> {
-        private final Schema<T> delegate;
-
-        DelegatingSchema(Schema<T> delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String getFieldName(int number) {
-            return delegate == null ? null : delegate.getFieldName(number);
-        }
-
-        @Override
-        public int getFieldNumber(String name) {
-            return delegate == null ? 0 : delegate.getFieldNumber(name);
-        }
-
-        @Override
-        public boolean isInitialized(T message) {
-            return true;
-        }
-
-        @Override
-        public T newMessage() {
-            throw new UnsupportedOperationException("write-only");
-        }
-
-        @Override
-        public String messageName() {
-            return "future";
-        }
-
-        @Override
-        public String messageFullName() {
-            return "future";
-        }
-
-        @Override
-        public Class<? super T> typeClass() {
-            return Object.class;
-        }
-
-        @Override
-        public void mergeFrom(Input input, T message) {
-            throw new UnsupportedOperationException("write-only");
         }
     }
 }

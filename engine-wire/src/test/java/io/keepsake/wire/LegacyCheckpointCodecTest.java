@@ -197,34 +197,26 @@ class LegacyCheckpointCodecTest {
         byte[] bytes = LegacyCheckpointCodec.encodeCheckpoint(checkpoint);
         int withoutRestoredField = bytes.length - 2;
 
-        for (int length = 0; length < bytes.length; length++) {
-            byte[] prefix = Arrays.copyOf(bytes, length);
+        Truncations.forEachStrictPrefix(bytes, (prefix, length) -> {
             if (length == withoutRestoredField) {
                 CompletedCheckpoint decoded = LegacyCheckpointCodec.decodeCheckpoint(prefix, "cut.ser");
                 assertThat(decoded).isEqualTo(checkpoint);
                 assertThat(decoded.restored()).isFalse();
             } else {
-                int cut = length;
                 assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(prefix, "cut.ser"))
-                        .as("prefix of %d bytes", cut)
+                        .as("prefix of %d bytes", length)
                         .isInstanceOf(CheckpointCorruptedException.class)
                         .hasMessageEndingWith("in cut.ser");
             }
-        }
+        });
     }
 
     @Test
     void everyTruncationOfAFileFailsTyped() {
         byte[] file = LegacyCheckpointCodec.encodeFile(Samples.sample());
 
-        for (int length = 0; length < file.length; length++) {
-            byte[] prefix = Arrays.copyOf(file, length);
-            int cut = length;
-            assertThatThrownBy(() -> LegacyCheckpointCodec.decodeFile(prefix, "cut.ser"))
-                    .as("prefix of %d bytes", cut)
-                    .isInstanceOf(CheckpointCorruptedException.class)
-                    .hasMessageContaining("cut.ser");
-        }
+        Truncations.assertEveryStrictPrefixFails(file, prefix -> LegacyCheckpointCodec.decodeFile(prefix, "cut.ser"),
+                CheckpointCorruptedException.class, failure -> failure.hasMessageContaining("cut.ser"));
     }
 
     @Test

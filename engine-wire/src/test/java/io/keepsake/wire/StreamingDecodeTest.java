@@ -113,11 +113,9 @@ class StreamingDecodeTest {
     @Test
     void everyStrictPrefixOfAStreamIsRefused() {
         byte[] bytes = codec.encode(CheckpointArbitraries.smallCheckpoints().sample());
-        for (int cut = 0; cut < bytes.length; cut++) {
-            byte[] prefix = Arrays.copyOf(bytes, cut);
-            assertThatThrownBy(() -> codec.decode(new Trickle(prefix, 3, false), bytes.length, "cut"))
-                    .as("prefix of %d bytes", cut).isInstanceOf(SavepointCorruptedException.class);
-        }
+        Truncations.assertEveryStrictPrefixFails(bytes,
+                prefix -> codec.decode(new Trickle(prefix, 3, false), bytes.length, "cut"),
+                SavepointCorruptedException.class, failure -> { });
     }
 
     @Test

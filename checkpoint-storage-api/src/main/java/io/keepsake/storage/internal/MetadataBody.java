@@ -47,8 +47,8 @@ public final class MetadataBody {
     long triggerTimestamp;
     long completedTimestamp;
     String payloadFormat;
-    List<Entry> manifest;
-    List<Property> properties;
+    List<Entry> manifest = new ArrayList<>();
+    List<Property> properties = new ArrayList<>();
 
     /**
      * One manifest entry. Tags: 1 pipelineId int32, 2 checkpointId int64, 3 file, 4 length int64, 5 sha256;
@@ -75,198 +75,56 @@ public final class MetadataBody {
         String value;
     }
 
+    /** The schema of one manifest entry. */
+    static final Schema<Entry> ENTRY_SCHEMA = FrozenSchema.table("Entry", Entry.class.getName(), Entry.class,
+                    Entry::new)
+            .int32("pipelineId", e -> e.pipelineId, (e, v) -> e.pipelineId = v)
+            .int64("checkpointId", e -> e.checkpointId, (e, v) -> e.checkpointId = v)
+            .string("file", e -> e.file, (e, v) -> e.file = v)
+            .int64("length", e -> e.length, (e, v) -> e.length = v)
+            .string("sha256", e -> e.sha256, (e, v) -> e.sha256 = v)
+            .field("chunkSize", MetadataBody::writeChunkSize, MetadataBody::readChunkSize)
+            .field("chunkSha256", MetadataBody::writeChunkDigests, (input, e) -> e.chunkSha256 = input.readByteArray())
+            .build();
+
+    /** The schema of one property. */
+    static final Schema<Property> PROPERTY_SCHEMA = FrozenSchema.table("Property", Property.class.getName(),
+                    Property.class, Property::new)
+            .string("key", p -> p.key, (p, v) -> p.key = v)
+            .string("value", p -> p.value, (p, v) -> p.value = v)
+            .build();
+
     /** The schema of the whole body. */
-    static final Schema<MetadataBody> SCHEMA = new BodySchema();
-    static final Schema<Entry> ENTRY_SCHEMA = new EntrySchema();
-    static final Schema<Property> PROPERTY_SCHEMA = new PropertySchema();
+    static final Schema<MetadataBody> SCHEMA = FrozenSchema.table("MetadataBody", MetadataBody.class.getName(),
+                    MetadataBody.class, MetadataBody::new)
+            .int32("formatVersion", b -> b.formatVersion, (b, v) -> b.formatVersion = v)
+            .string("savepointId", b -> b.savepointId, (b, v) -> b.savepointId = v)
+            .string("jobId", b -> b.jobId, (b, v) -> b.jobId = v)
+            .string("kind", b -> b.kind, (b, v) -> b.kind = v)
+            .string("producerVersion", b -> b.producerVersion, (b, v) -> b.producerVersion = v)
+            .int64("triggerTimestamp", b -> b.triggerTimestamp, (b, v) -> b.triggerTimestamp = v)
+            .int64("completedTimestamp", b -> b.completedTimestamp, (b, v) -> b.completedTimestamp = v)
+            .string("payloadFormat", b -> b.payloadFormat, (b, v) -> b.payloadFormat = v)
+            .repeated("manifest", FrozenSchema.group(ENTRY_SCHEMA), b -> b.manifest)
+            .repeated("properties", FrozenSchema.group(PROPERTY_SCHEMA), b -> b.properties)
+            .build();
 
-    private static void writeString(Output output, int number, String value) throws IOException {
-        if (value != null) {
-            output.writeString(number, value, false);
+    /** Tag 6, written only for an entry with chunk digests; reading it marks the entry as chunked. */
+    private static void writeChunkSize(Output output, int tag, Entry e) throws IOException {
+        if (e.chunked) {
+            output.writeInt32(tag, e.chunkSize, false);
         }
     }
 
-    /** Shared plumbing of the three hand-written schemas. */
-    private abstract static class FrozenSchema<T> implements Schema<T> {
-        private final Class<T> type;
-        private final String[] names;
-
-        FrozenSchema(Class<T> type, String... names) {
-            this.type = type;
-            this.names = names;
-        }
-
-        @Override
-        public String getFieldName(int number) {
-            return number >= 1 && number <= names.length ? names[number - 1] : null;
-        }
-
-        @Override
-        public int getFieldNumber(String name) {
-            for (int i = 0; i < names.length; i++) {
-                if (names[i].equals(name)) {
-                    return i + 1;
-                }
-            }
-            return 0;
-        }
-
-        @Override
-        public boolean isInitialized(T message) {
-            return true;
-        }
-
-        @Override
-        public String messageName() {
-            return type.getSimpleName();
-        }
-
-        @Override
-        public String messageFullName() {
-            return type.getName();
-        }
-
-        @Override
-        public Class<? super T> typeClass() {
-            return type;
-        }
+    private static void readChunkSize(Input input, Entry e) throws IOException {
+        e.chunkSize = input.readInt32();
+        e.chunked = true;
     }
 
-    private static final class BodySchema extends FrozenSchema<MetadataBody> {
-        BodySchema() {
-            super(MetadataBody.class, "formatVersion", "savepointId", "jobId", "kind", "producerVersion",
-                    "triggerTimestamp", "completedTimestamp", "payloadFormat", "manifest", "properties");
-        }
-
-        @Override
-        public MetadataBody newMessage() {
-            return new MetadataBody();
-        }
-
-        @Override
-        public void writeTo(Output output, MetadataBody m) throws IOException {
-            output.writeInt32(1, m.formatVersion, false);
-            writeString(output, 2, m.savepointId);
-            writeString(output, 3, m.jobId);
-            writeString(output, 4, m.kind);
-            writeString(output, 5, m.producerVersion);
-            output.writeInt64(6, m.triggerTimestamp, false);
-            output.writeInt64(7, m.completedTimestamp, false);
-            writeString(output, 8, m.payloadFormat);
-            if (m.manifest != null) {
-                for (Entry e : m.manifest) {
-                    if (e != null) {
-                        output.writeObject(9, e, ENTRY_SCHEMA, true);
-                    }
-                }
-            }
-            if (m.properties != null) {
-                for (Property p : m.properties) {
-                    if (p != null) {
-                        output.writeObject(10, p, PROPERTY_SCHEMA, true);
-                    }
-                }
-            }
-        }
-
-        @Override
-        public void mergeFrom(Input input, MetadataBody m) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> m.formatVersion = input.readInt32();
-                    case 2 -> m.savepointId = input.readString();
-                    case 3 -> m.jobId = input.readString();
-                    case 4 -> m.kind = input.readString();
-                    case 5 -> m.producerVersion = input.readString();
-                    case 6 -> m.triggerTimestamp = input.readInt64();
-                    case 7 -> m.completedTimestamp = input.readInt64();
-                    case 8 -> m.payloadFormat = input.readString();
-                    case 9 -> {
-                        if (m.manifest == null) {
-                            m.manifest = new ArrayList<>();
-                        }
-                        m.manifest.add(input.mergeObject(null, ENTRY_SCHEMA));
-                    }
-                    case 10 -> {
-                        if (m.properties == null) {
-                            m.properties = new ArrayList<>();
-                        }
-                        m.properties.add(input.mergeObject(null, PROPERTY_SCHEMA));
-                    }
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    }
-
-    private static final class EntrySchema extends FrozenSchema<Entry> {
-        EntrySchema() {
-            super(Entry.class, "pipelineId", "checkpointId", "file", "length", "sha256", "chunkSize", "chunkSha256");
-        }
-
-        @Override
-        public Entry newMessage() {
-            return new Entry();
-        }
-
-        @Override
-        public void writeTo(Output output, Entry e) throws IOException {
-            output.writeInt32(1, e.pipelineId, false);
-            output.writeInt64(2, e.checkpointId, false);
-            writeString(output, 3, e.file);
-            output.writeInt64(4, e.length, false);
-            writeString(output, 5, e.sha256);
-            if (e.chunked) {
-                output.writeInt32(6, e.chunkSize, false);
-                output.writeByteArray(7, e.chunkSha256 == null ? new byte[0] : e.chunkSha256, false);
-            }
-        }
-
-        @Override
-        public void mergeFrom(Input input, Entry e) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> e.pipelineId = input.readInt32();
-                    case 2 -> e.checkpointId = input.readInt64();
-                    case 3 -> e.file = input.readString();
-                    case 4 -> e.length = input.readInt64();
-                    case 5 -> e.sha256 = input.readString();
-                    case 6 -> {
-                        e.chunkSize = input.readInt32();
-                        e.chunked = true;
-                    }
-                    case 7 -> e.chunkSha256 = input.readByteArray();
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
-        }
-    }
-
-    private static final class PropertySchema extends FrozenSchema<Property> {
-        PropertySchema() {
-            super(Property.class, "key", "value");
-        }
-
-        @Override
-        public Property newMessage() {
-            return new Property();
-        }
-
-        @Override
-        public void writeTo(Output output, Property p) throws IOException {
-            writeString(output, 1, p.key);
-            writeString(output, 2, p.value);
-        }
-
-        @Override
-        public void mergeFrom(Input input, Property p) throws IOException {
-            for (int number = input.readFieldNumber(this); number != 0; number = input.readFieldNumber(this)) {
-                switch (number) {
-                    case 1 -> p.key = input.readString();
-                    case 2 -> p.value = input.readString();
-                    default -> input.handleUnknownField(number, this);
-                }
-            }
+    /** Tag 7, written only for an entry with chunk digests (empty when it has none). */
+    private static void writeChunkDigests(Output output, int tag, Entry e) throws IOException {
+        if (e.chunked) {
+            output.writeByteArray(tag, e.chunkSha256 == null ? new byte[0] : e.chunkSha256, false);
         }
     }
 }
