@@ -5,7 +5,6 @@ import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.tool.internal.Formats;
-import io.keepsake.tool.internal.SavepointPath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,7 +32,7 @@ public final class DeleteCommand extends StorageCommand {
 
     @Parameters(arity = "1..2", paramLabel = "JOB [SAVEPOINT] | PATH",
             description = "The job id and savepoint id, the job id with --all, or the savepoint's directory path.")
-    List<String> target = new ArrayList<>();
+    List<String> arguments = new ArrayList<>();
 
     @Option(names = "--all", description = "Delete every savepoint of the job and its staging area.")
     boolean all;
@@ -47,7 +46,7 @@ public final class DeleteCommand extends StorageCommand {
     /** Refuses a missing or ambiguous target, and any deletion without --yes. */
     @Override
     protected void validate() {
-        SavepointTarget t = SavepointTarget.of("delete", target).requireFolder("delete");
+        SavepointTarget t = target().requireFolder("delete");
         if (all == (t.savepointId() != null)) {
             throw new ToolUsageException("Cannot delete: name one SAVEPOINT of job " + t.jobId() + " (or its path), or give"
                     + " --all, not " + (all ? "both" : "neither"));
@@ -59,8 +58,8 @@ public final class DeleteCommand extends StorageCommand {
     }
 
     @Override
-    protected SavepointPath savepointPath() {
-        return SavepointTarget.of("delete", target).path();
+    SavepointTarget target() {
+        return SavepointTarget.of("delete", arguments);
     }
 
     /**
@@ -69,7 +68,7 @@ public final class DeleteCommand extends StorageCommand {
      */
     @Override
     protected int run(OpenedStorage storage) throws Exception {
-        SavepointTarget t = SavepointTarget.of("delete", target);
+        SavepointTarget t = target();
         String job = t.jobId();
         SavepointStorage savepoints = storage.savepoints();
         Deletion deletion;

@@ -105,16 +105,35 @@ public final class GcCommand extends StorageCommand {
         }
     }
 
-    /** A dry run: what a collection would remove. */
-    private record Planned(Age age, List<GcCandidate> candidates) implements CommandResult {
+    /**
+     * A dry run: it exits 0, and its document holds the root and age, the candidates and no removals.
+     */
+    private interface DryRun extends CommandResult {
+        /** The root and age the run looked at. */
+        Age age();
+
+        /** One record per entry a collection would remove. */
+        List<Map<String, Object>> candidateRecords();
+
         @Override
-        public int exitCode() {
+        default int exitCode() {
             return ExitCodes.OK;
         }
 
         @Override
-        public void putJson(Map<String, Object> doc) {
-            age.putJson(doc, true);
+        default void putJson(Map<String, Object> doc) {
+            age().putJson(doc, true);
+            doc.put("candidates", candidateRecords());
+            doc.put("deleted", null);
+            doc.put("kept", null);
+            doc.put("failed", null);
+        }
+    }
+
+    /** A dry run: what a collection would remove. */
+    private record Planned(Age age, List<GcCandidate> candidates) implements DryRun {
+        @Override
+        public List<Map<String, Object>> candidateRecords() {
             List<Map<String, Object>> records = new ArrayList<>();
             for (GcCandidate c : candidates) {
                 Map<String, Object> r = new LinkedHashMap<>();
@@ -124,8 +143,7 @@ public final class GcCommand extends StorageCommand {
                 r.put("path", c.path());
                 records.add(r);
             }
-            doc.put("candidates", records);
-            putNoRemovals(doc);
+            return records;
         }
 
         @Override
@@ -146,17 +164,10 @@ public final class GcCommand extends StorageCommand {
      * A dry run over a root Keepsake never marked: nothing there is a Keepsake savepoint and a
      * collection would remove nothing (a real one refuses), so the dry run says so and exits 0.
      */
-    private record UnmarkedRoot(Age age, long completeSavepoints) implements CommandResult {
+    private record UnmarkedRoot(Age age, long completeSavepoints) implements DryRun {
         @Override
-        public int exitCode() {
-            return ExitCodes.OK;
-        }
-
-        @Override
-        public void putJson(Map<String, Object> doc) {
-            age.putJson(doc, true);
-            doc.put("candidates", List.of());
-            putNoRemovals(doc);
+        public List<Map<String, Object>> candidateRecords() {
+            return List.of();
         }
 
         @Override
@@ -204,12 +215,6 @@ public final class GcCommand extends StorageCommand {
                 lines.forEach(line -> out.println(prefix + line));
             }
         }
-    }
-
-    private static void putNoRemovals(Map<String, Object> doc) {
-        doc.put("deleted", null);
-        doc.put("kept", null);
-        doc.put("failed", null);
     }
 
     private static String entries(int n) {

@@ -12,7 +12,7 @@ import io.keepsake.storage.SavepointMeta;
 import io.keepsake.storage.SavepointResourcesExhaustedException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.tool.internal.Formats;
-import io.keepsake.tool.internal.SavepointPath;
+import io.keepsake.tool.internal.Json;
 import io.keepsake.tool.internal.SavepointRecord;
 import io.keepsake.tool.internal.SavepointStatus;
 import io.keepsake.tool.internal.TextTable;
@@ -43,7 +43,7 @@ public final class InspectCommand extends StorageCommand {
             description = "The job id and savepoint id, or the savepoint's directory: a local path or"
                     + " file:// in both jars; hdfs://, s3://, s3a://, azure://, abfs[s]:// and wasb[s]:// in"
                     + " keepsake.jar.")
-    List<String> target = new ArrayList<>();
+    List<String> arguments = new ArrayList<>();
 
     @Option(names = "--decode", description = "Read, verify and decode every payload and summarise its checkpoint.")
     boolean decode;
@@ -52,23 +52,14 @@ public final class InspectCommand extends StorageCommand {
             + " the digests a message about a damaged chunk names.")
     boolean chunks;
 
-    private SavepointTarget resolved() {
-        SavepointTarget t = SavepointTarget.of("inspect", target);
+    @Override
+    SavepointTarget target() {
+        SavepointTarget t = SavepointTarget.of("inspect", arguments);
         if (t.savepointId() == null) {
             throw new ToolUsageException("Cannot inspect: give JOB SAVEPOINT or a savepoint directory path ("
-                    + String.join(" ", target) + ")");
+                    + String.join(" ", arguments) + ")");
         }
         return t;
-    }
-
-    @Override
-    protected void validate() {
-        resolved();
-    }
-
-    @Override
-    protected SavepointPath savepointPath() {
-        return resolved().path();
     }
 
     /**
@@ -78,7 +69,7 @@ public final class InspectCommand extends StorageCommand {
      */
     @Override
     protected int run(OpenedStorage storage) throws Exception {
-        SavepointTarget t = resolved();
+        SavepointTarget t = target();
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
         SavepointHandle handle = null;
@@ -157,12 +148,7 @@ public final class InspectCommand extends StorageCommand {
         }
 
         private Map<String, Object> manifestRecord(ManifestEntry e) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("pipeline", e.pipelineId());
-            m.put("checkpoint", e.checkpointId());
-            m.put("payloadFile", e.file());
-            m.put("file", e.file()); // the version 2 name of payloadFile, kept until version 3
-            m.put("bytes", e.length());
+            Map<String, Object> m = Json.fileRecord(e.pipelineId(), e.checkpointId(), "payloadFile", e.file(), e.length());
             m.put("sha256", e.sha256());
             m.put("chunkSize", e.chunks() == null ? null : e.chunks().chunkSize());
             m.put("chunks", chunks && e.chunks() != null ? chunkRecords(e) : null);

@@ -10,6 +10,7 @@ import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.tool.internal.Formats;
+import io.keepsake.tool.internal.Json;
 import io.keepsake.tool.internal.LegacyMigration;
 import io.keepsake.tool.internal.MeteredSavepointStorage;
 import io.keepsake.tool.internal.Progress;
@@ -147,13 +148,7 @@ public final class ListCommand extends StorageCommand {
             r.put("pipelines", pending.pipelines());
             List<Map<String, Object>> latest = new ArrayList<>();
             for (CheckpointFile f : pending.newest()) {
-                Map<String, Object> l = new LinkedHashMap<>();
-                l.put("pipeline", f.pipelineId());
-                l.put("checkpoint", f.checkpointId());
-                l.put("checkpointFile", f.path());
-                l.put("file", f.path()); // the version 2 name of checkpointFile, kept until version 3
-                l.put("bytes", f.length());
-                latest.add(l);
+                latest.add(Json.fileRecord(f.pipelineId(), f.checkpointId(), "checkpointFile", f.path(), f.length()));
             }
             r.put("latestCheckpoints", latest);
             r.put("files", pending.files());

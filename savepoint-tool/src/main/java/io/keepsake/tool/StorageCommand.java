@@ -49,8 +49,23 @@ public abstract class StorageCommand extends ToolCommand {
         return false;
     }
 
-    /** The savepoint directory the command was given instead of ids, or null; its roots are used for this call. */
+    /**
+     * The savepoint directory the command was given instead of ids, or null; its roots are used for
+     * this call. By default, the path of {@link #target()}.
+     */
     protected SavepointPath savepointPath() {
+        SavepointTarget target = target();
+        return target == null ? null : target.path();
+    }
+
+    /**
+     * The savepoint or job the positional arguments name, read and checked as this command requires
+     * them, or null for a command that takes no savepoint; called before the storage is opened, so a
+     * refused argument is a usage error with nothing opened.
+     *
+     * @throws ToolUsageException when the arguments are refused
+     */
+    SavepointTarget target() {
         return null;
     }
 

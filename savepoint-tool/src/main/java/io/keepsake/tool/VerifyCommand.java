@@ -10,7 +10,6 @@ import io.keepsake.storage.SavepointStorageException;
 import io.keepsake.tool.internal.Formats;
 import io.keepsake.tool.internal.MeteredSavepointStorage;
 import io.keepsake.tool.internal.Progress;
-import io.keepsake.tool.internal.SavepointPath;
 import io.keepsake.tool.internal.SavepointRecord;
 import io.keepsake.tool.internal.SavepointStatus;
 import io.keepsake.tool.internal.SavepointVerifier;
@@ -45,7 +44,7 @@ public final class VerifyCommand extends StorageCommand {
 
     @Parameters(arity = "0..2", paramLabel = "JOB [SAVEPOINT] | PATH",
             description = "Only this job's savepoints, only this savepoint, or the savepoint at this directory path.")
-    List<String> target = new ArrayList<>();
+    List<String> arguments = new ArrayList<>();
 
     @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
             description = "A progress line on stderr: auto (when stderr is a terminal and no --json), always, never"
@@ -64,19 +63,14 @@ public final class VerifyCommand extends StorageCommand {
     }
 
     @Override
-    protected void validate() {
-        SavepointTarget.of("verify", target);
-    }
-
-    @Override
-    protected SavepointPath savepointPath() {
-        return SavepointTarget.of("verify", target).path();
+    SavepointTarget target() {
+        return SavepointTarget.of("verify", arguments);
     }
 
     /** Verifies the selected savepoints and renders one result per savepoint. */
     @Override
     protected int run(OpenedStorage storage) throws Exception {
-        SavepointTarget t = SavepointTarget.of("verify", target);
+        SavepointTarget t = target();
         SavepointStorage savepoints = storage.savepoints();
         SavepointReaderRegistry registry = SavepointReaderRegistry.standard();
         List<Target> selected = new ArrayList<>();

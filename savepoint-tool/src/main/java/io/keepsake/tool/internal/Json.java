@@ -2,6 +2,7 @@ package io.keepsake.tool.internal;
 
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -24,8 +25,8 @@ public final class Json {
     }
 
     /** A new result document for {@code command}: {@code schemaVersion}, {@code command} and a null {@code error}. */
-    public static java.util.Map<String, Object> document(String command) {
-        java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
+    public static Map<String, Object> document(String command) {
+        Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schemaVersion", SCHEMA_VERSION);
         doc.put("command", command);
         doc.put("error", null);
@@ -36,17 +37,32 @@ public final class Json {
      * An error document for {@code command}: {@code schemaVersion}, {@code command} and {@code error}
      * only, the error holding every one of its fields ({@code file} null unless a file failed to verify).
      */
-    public static java.util.Map<String, Object> errorDocument(String command, int exitCode, String type,
+    public static Map<String, Object> errorDocument(String command, int exitCode, String type,
                                                             String exception, String message, String file) {
-        java.util.Map<String, Object> e = new java.util.LinkedHashMap<>();
+        Map<String, Object> e = new LinkedHashMap<>();
         e.put("exitCode", exitCode);
         e.put("type", type);
         e.put("exception", exception);
         e.put("message", message);
         e.put("file", file);
-        java.util.Map<String, Object> doc = document(command);
+        Map<String, Object> doc = document(command);
         doc.put("error", e);
         return doc;
+    }
+
+    /**
+     * A record of one file holding a pipeline's checkpoint: {@code pipeline}, {@code checkpoint}, the
+     * file's path under {@code fileKey} and again under {@code file} (that field's schema version 2
+     * name, kept until version 3), and {@code bytes}; the caller may add fields after these.
+     */
+    public static Map<String, Object> fileRecord(int pipeline, long checkpoint, String fileKey, String path, long bytes) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("pipeline", pipeline);
+        r.put("checkpoint", checkpoint);
+        r.put(fileKey, path);
+        r.put("file", path);
+        r.put("bytes", bytes);
+        return r;
     }
 
     /** Renders a value tree as indented JSON text, without a trailing newline. */

@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * Reads the checkpoint storage section of SeaTunnel's {@code seatunnel.yaml}
@@ -153,40 +154,37 @@ public final class SeaTunnelYaml {
 
     /** The index of the colon that ends the key (followed by a space or the end), outside quotes; -1 when none. */
     private static int keyEnd(String content) {
-        char quote = 0;
-        for (int i = 0; i < content.length(); i++) {
-            char c = content.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                }
-            } else if ((c == '"' || c == '\'') && i == 0) {
-                quote = c;
-            } else if (c == ':' && (i + 1 == content.length() || content.charAt(i + 1) == ' ')) {
-                return i;
-            } else if (c == '#' && i > 0 && content.charAt(i - 1) == ' ') {
-                return -1;
-            }
-        }
-        return -1;
+        int i = firstUnquoted(content, j -> content.charAt(j) == ':'
+                && (j + 1 == content.length() || content.charAt(j + 1) == ' ')
+                || content.charAt(j) == '#' && j > 0 && content.charAt(j - 1) == ' ');
+        return i >= 0 && content.charAt(i) == ':' ? i : -1;
     }
 
     private static String stripComment(String value) {
-        char quote = 0;
         String v = value.strip();
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
+        int i = firstUnquoted(v, j -> v.charAt(j) == '#' && (j == 0 || v.charAt(j - 1) == ' '));
+        return i < 0 ? v : v.substring(0, i);
+    }
+
+    /**
+     * The index of the first character at which {@code mark} holds, outside the quoted string the
+     * text may begin with ({@code "..."} or {@code '...'}); -1 when there is none.
+     */
+    private static int firstUnquoted(String text, IntPredicate mark) {
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             if (quote != 0) {
                 if (c == quote) {
                     quote = 0;
                 }
             } else if ((c == '"' || c == '\'') && i == 0) {
                 quote = c;
-            } else if (c == '#' && (i == 0 || v.charAt(i - 1) == ' ')) {
-                return v.substring(0, i);
+            } else if (mark.test(i)) {
+                return i;
             }
         }
-        return v;
+        return -1;
     }
 
     private static String unquote(String s) {

@@ -20,25 +20,41 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The {@code engine-wire-v1} payloads of one savepoint, streamed through the storage's verifying
- * streams (which check them as their format version says) and decoded, for the readers of every
- * format version whose payloads are {@code engine-wire-v1}; the checkpoint's pipeline and
- * checkpoint ids must match the manifest. Only what the bytes prove is reported as corruption: a
- * failing read is a {@link SavepointStorageException}, and running out of heap or stack while
- * decoding is a {@link SavepointResourcesExhaustedException}. Stateless and thread-safe.
+ * The reader of every format version whose payloads are {@code engine-wire-v1}: the payloads of
+ * one savepoint, streamed through the storage's verifying streams (which check them as their
+ * format version says) and decoded; the checkpoint's pipeline and checkpoint ids must match the
+ * manifest. A version's reader extends it with what that version's manifest must hold
+ * ({@link #requireManifest}). Only what the bytes prove is reported as corruption: a failing read
+ * is a {@link SavepointStorageException}, and running out of heap or stack while decoding is a
+ * {@link SavepointResourcesExhaustedException}. Stateless and thread-safe.
  */
-final class WirePayloads {
+abstract class WirePayloadReader implements SavepointFormatReader {
 
     private final CheckpointWireCodec codec = new CheckpointWireCodec();
     private final int formatVersion;
 
-    /** The payloads of savepoints in {@code formatVersion}, as its reader reads them. */
-    WirePayloads(int formatVersion) {
+    /** The reader of savepoints in {@code formatVersion}. */
+    WirePayloadReader(int formatVersion) {
         this.formatVersion = formatVersion;
     }
 
-    /** Every pipeline's checkpoint, keyed by pipeline id. */
-    Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+    @Override
+    public final int formatVersion() {
+        return formatVersion;
+    }
+
+    /**
+     * Checks what this version's manifest must hold before any payload is opened; the default
+     * accepts every manifest.
+     *
+     * @throws SavepointCorruptedException when the manifest lacks what its version requires
+     */
+    void requireManifest(SavepointHandle handle) {
+    }
+
+    @Override
+    public final Map<Integer, CompletedCheckpoint> read(SavepointStorage storage, SavepointHandle handle) {
+        requireManifest(handle);
         requirePayloadFormat(handle);
         Map<Integer, CompletedCheckpoint> byPipeline = new TreeMap<>();
         for (ManifestEntry entry : handle.meta().manifest()) {
@@ -52,7 +68,9 @@ final class WirePayloads {
     }
 
     /** Every payload read, verified and decoded without keeping the state; the pipelines that checked, in order. */
-    List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
+    @Override
+    public final List<Integer> check(SavepointStorage storage, SavepointHandle handle) {
+        requireManifest(handle);
         requirePayloadFormat(handle);
         List<Integer> pipelines = new ArrayList<>();
         for (ManifestEntry entry : handle.meta().manifest()) {
