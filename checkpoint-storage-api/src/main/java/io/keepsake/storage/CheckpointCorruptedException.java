@@ -9,12 +9,8 @@ package io.keepsake.storage;
 public class CheckpointCorruptedException extends KeepsakeException {
     private static final long serialVersionUID = 1L;
 
-    /** The file that did not verify. */
-    private final String file;
-    /** What was expected there. */
-    private final String expected;
-    /** What was found there. */
-    private final String actual;
+    /** The file and what was expected and found there. */
+    private final Corruption corruption;
 
     /** A corrupted legacy checkpoint at {@code file}; {@code expected} and {@code actual} may be null. */
     public CheckpointCorruptedException(String file, String message, String expected, String actual) {
@@ -24,25 +20,26 @@ public class CheckpointCorruptedException extends KeepsakeException {
     /** A corrupted legacy checkpoint at {@code file}, found while decoding failed with {@code cause}. */
     public CheckpointCorruptedException(String file, String message, String expected, String actual,
                                         Throwable cause) {
-        super(message + (expected != null || actual != null ? " (expected " + expected + ", found " + actual + ")" : "")
-                + (file != null ? " in " + file : ""), cause);
-        this.file = file;
-        this.expected = expected;
-        this.actual = actual;
+        this(new Corruption(file, expected, actual), message, cause);
+    }
+
+    private CheckpointCorruptedException(Corruption corruption, String message, Throwable cause) {
+        super(corruption.describe(message), cause);
+        this.corruption = corruption;
     }
 
     /** The file that does not decode. */
     public String file() {
-        return file;
+        return corruption.file();
     }
 
     /** What the layout requires there. */
     public String expected() {
-        return expected;
+        return corruption.expected();
     }
 
     /** What was found. */
     public String actual() {
-        return actual;
+        return corruption.actual();
     }
 }

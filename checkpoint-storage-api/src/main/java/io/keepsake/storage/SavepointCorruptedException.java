@@ -7,12 +7,8 @@ package io.keepsake.storage;
 public class SavepointCorruptedException extends SavepointStorageException {
     private static final long serialVersionUID = 1L;
 
-    /** The file that did not verify. */
-    private final String file;
-    /** What was expected there. */
-    private final String expected;
-    /** What was found there. */
-    private final String actual;
+    /** The file and what was expected and found there. */
+    private final Corruption corruption;
     /** The byte offset in the file where the damage was found, or -1. */
     private final long offset;
 
@@ -33,37 +29,28 @@ public class SavepointCorruptedException extends SavepointStorageException {
      */
     public SavepointCorruptedException(String file, long offset, String message, String expected, String actual,
                                        Throwable cause) {
-        super(compose(file, message, expected, actual), cause);
-        this.file = file;
-        this.expected = expected;
-        this.actual = actual;
-        this.offset = offset;
+        this(new Corruption(file, expected, actual), offset, message, cause);
     }
 
-    private static String compose(String file, String message, String expected, String actual) {
-        StringBuilder b = new StringBuilder(message);
-        if (expected != null || actual != null) {
-            b.append(" (expected ").append(expected).append(", found ").append(actual).append(')');
-        }
-        if (file != null) {
-            b.append(" in ").append(file);
-        }
-        return b.toString();
+    private SavepointCorruptedException(Corruption corruption, long offset, String message, Throwable cause) {
+        super(corruption.describe(message), cause);
+        this.corruption = corruption;
+        this.offset = offset;
     }
 
     /** The file that failed to verify, or null when the bytes did not come from a file. */
     public String file() {
-        return file;
+        return corruption.file();
     }
 
     /** What the reader expected, or null. */
     public String expected() {
-        return expected;
+        return corruption.expected();
     }
 
     /** What the reader found, or null. */
     public String actual() {
-        return actual;
+        return corruption.actual();
     }
 
     /** The byte offset in {@link #file()} where the damage was found, or -1 when no offset applies. */

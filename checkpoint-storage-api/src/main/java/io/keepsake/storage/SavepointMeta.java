@@ -3,12 +3,10 @@ package io.keepsake.storage;
 import io.keepsake.storage.internal.Arguments;
 import io.keepsake.storage.internal.Names;
 
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Everything {@code _metadata.ser} holds about one complete savepoint: who wrote it and when, in
@@ -38,15 +36,13 @@ public record SavepointMeta(int formatVersion, String savepointId, String jobId,
     public SavepointMeta {
         Names.requireSafeName("savepoint id", savepointId);
         Names.requireSafeName("job id", jobId);
-        Arguments.requireNonNull("create savepoint metadata", "kind", kind);
-        Names.requireValidText("producerVersion", producerVersion);
-        Names.requireValidText("payloadFormat", payloadFormat);
+        properties = SavepointRequest.checkedDescription("create savepoint metadata",
+                "savepoint " + savepointId + " of job " + jobId, kind, producerVersion, payloadFormat, properties);
         Arguments.requireNonNull("create savepoint metadata", "manifest", manifest);
         for (int i = 0; i < manifest.size(); i++) {
             Arguments.requireNonNull("create savepoint metadata", "manifest entry " + i, manifest.get(i));
         }
         manifest = List.copyOf(manifest);
-        properties = SavepointRequest.checkedProperties("savepoint " + savepointId + " of job " + jobId, properties);
         Set<String> files = new HashSet<>();
         Set<Integer> pipelines = new HashSet<>();
         for (ManifestEntry e : manifest) {

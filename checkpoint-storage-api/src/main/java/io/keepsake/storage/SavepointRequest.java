@@ -33,12 +33,28 @@ public record SavepointRequest(String jobId, String savepointId, SavepointKind k
     public SavepointRequest {
         Names.requireSafeName("job id", jobId);
         Names.requireSafeName("savepoint id", savepointId);
-        Arguments.requireNonNull("create savepoint request", "kind", kind);
-        Names.requireValidText("producerVersion", producerVersion);
-        Names.requireValidText("payloadFormat", payloadFormat);
-        properties = checkedProperties("savepoint " + savepointId + " of job " + jobId, properties);
+        properties = checkedDescription("create savepoint request", "savepoint " + savepointId + " of job " + jobId,
+                kind, producerVersion, payloadFormat, properties);
         MetadataCodec.requireWithinBound("savepoint request " + savepointId + " of job " + jobId, producerVersion,
                 payloadFormat, properties, 0);
+    }
+
+    /**
+     * Checks what a request and the metadata it becomes both describe besides the ids: the kind is
+     * given, the free text is valid Unicode, and the properties pass {@link #checkedProperties}.
+     *
+     * @param action what the caller is doing, as a null kind's message names it
+     * @param what   the savepoint, as a property's message names it
+     * @return the properties copied sorted by key
+     * @throws InvalidStorageArgumentException naming the field
+     */
+    static Map<String, String> checkedDescription(String action, String what, SavepointKind kind,
+                                                  String producerVersion, String payloadFormat,
+                                                  Map<String, String> properties) {
+        Arguments.requireNonNull(action, "kind", kind);
+        Names.requireValidText("producerVersion", producerVersion);
+        Names.requireValidText("payloadFormat", payloadFormat);
+        return checkedProperties(what, properties);
     }
 
     /**

@@ -119,8 +119,8 @@ final class CreateIfAbsentPublication implements Publication {
             attempt.abortQuietly();
             throw attempt.failed("syncing payloads failed", e);
         }
-        StagedSavepointWriter.IndexMarkerWrite marker = attempt.startIndexMarker(meta, true);
-        StagedSavepointWriter.NewestMarkerWrite newest = attempt.startNewestMarker(meta, true);
+        StagedSavepointWriter.MarkerWrite<Boolean> marker = attempt.startIndexMarker(meta, true);
+        StagedSavepointWriter.MarkerWrite<String> newest = attempt.startNewestMarker(meta, true);
         RuntimeException notDecided = decide(metaBytes);
         Exception markerFailed = attempt.awaitIndexMarker(marker);
         Exception newestFailed = attempt.awaitNewestMarker(newest);

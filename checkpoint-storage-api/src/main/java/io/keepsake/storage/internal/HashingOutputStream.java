@@ -71,20 +71,7 @@ public class HashingOutputStream extends FilterOutputStream {
             length += len;
             return;
         }
-        CompletableFuture<Void> hashed = new CompletableFuture<>();
-        Runnable hash = () -> {
-            try {
-                digest.update(b, off, len);
-                hashed.complete(null);
-            } catch (Throwable e) {
-                hashed.completeExceptionally(e);
-            }
-        };
-        try {
-            HASHERS.execute(hash);
-        } catch (RejectedExecutionException e) {
-            hash.run();
-        }
+        CompletableFuture<Void> hashed = startHashing(() -> digest.update(b, off, len));
         try {
             out.write(b, off, len);
         } finally {
@@ -102,21 +89,7 @@ public class HashingOutputStream extends FilterOutputStream {
     static void runAll(List<Runnable> tasks) {
         List<CompletableFuture<Void>> others = new ArrayList<>();
         for (Runnable task : tasks.subList(1, tasks.size())) {
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            Runnable run = () -> {
-                try {
-                    task.run();
-                    done.complete(null);
-                } catch (Throwable e) {
-                    done.completeExceptionally(e);
-                }
-            };
-            try {
-                HASHERS.execute(run);
-            } catch (RejectedExecutionException e) {
-                run.run();
-            }
-            others.add(done);
+            others.add(startHashing(task));
         }
         try {
             tasks.get(0).run();
@@ -129,6 +102,28 @@ public class HashingOutputStream extends FilterOutputStream {
                 }
             }
         }
+    }
+
+    /**
+     * Starts {@code task} on a hashing thread, or runs it on this one when no thread can start;
+     * the future completes when it ends, exceptionally when it throws.
+     */
+    private static CompletableFuture<Void> startHashing(Runnable task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Runnable run = () -> {
+            try {
+                task.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        };
+        try {
+            HASHERS.execute(run);
+        } catch (RejectedExecutionException e) {
+            run.run();
+        }
+        return done;
     }
 
     /** Waits for the hash of one write, without giving up on an interrupt (the caller's array is in use until then). */

@@ -31,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The savepoint commit protocol, written once for every backend.
@@ -328,15 +329,42 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * never lacks it (it may lack one only when its name would be too long); removed on abort.
      */
     void writeIndexMarker(SavepointMeta meta) {
-        Exception failure = awaitIndexMarker(startIndexMarker(meta, false));
-        if (failure != null) {
-            abortQuietly();
-            throw failed("writing its index marker failed", failure);
+        requireMarkerWritten("index", awaitIndexMarker(startIndexMarker(meta, false)));
+    }
+
+    /** A marker being written: its path (null when the savepoint has none) and the write. */
+    record MarkerWrite<T>(String path, Overlapped<T> write) {
+
+        /** No marker: the savepoint has none of this kind. */
+        static <T> MarkerWrite<T> none() {
+            return new MarkerWrite<>(null, null);
+        }
+
+        /** Writes the marker at {@code path}, on a shared pool when {@code overlapped}, else now on this thread. */
+        static <T> MarkerWrite<T> start(String path, Overlapped.Call<T> write, boolean overlapped) {
+            return new MarkerWrite<>(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
+        }
+
+        /** Waits for the write and hands its answer to {@code written}; returns why it failed, or null. */
+        Exception join(Consumer<T> written) {
+            if (path == null) {
+                return null;
+            }
+            try {
+                written.accept(write.join());
+                return null;
+            } catch (IOException | RuntimeException e) {
+                return e;
+            }
         }
     }
 
-    /** An index marker being written: its path (null when the savepoint has none) and the write. */
-    record IndexMarkerWrite(String path, Overlapped<Boolean> write) {
+    /** Aborts the attempt and throws when writing its {@code which} marker failed. */
+    private void requireMarkerWritten(String which, Exception failure) {
+        if (failure != null) {
+            abortQuietly();
+            throw failed("writing its " + which + " marker failed", failure);
+        }
     }
 
     /**
@@ -344,21 +372,20 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * {@code overlapped} so that the caller's next call overlaps it; {@link #awaitIndexMarker}
      * joins it. The write touches no state of the attempt: only the join records what it did.
      */
-    IndexMarkerWrite startIndexMarker(SavepointMeta meta, boolean overlapped) {
+    MarkerWrite<Boolean> startIndexMarker(SavepointMeta meta, boolean overlapped) {
         Optional<String> name = StorageLayout.indexMarker(meta);
         if (name.isEmpty()) {
-            return new IndexMarkerWrite(null, null);
+            return MarkerWrite.none();
         }
         String path = fs.child(fs.child(jobDir, StorageLayout.INDEX_DIR), name.get());
-        Overlapped.Call<Boolean> write = () -> {
+        return MarkerWrite.start(path, () -> {
             try {
                 createMarker(path);
                 return true;
             } catch (FileAlreadyExistsException e) {
                 return false;
             }
-        };
-        return new IndexMarkerWrite(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
+        }, overlapped);
     }
 
     /**
@@ -368,22 +395,16 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * does not own it: its abort leaves it, and the owner's abort may remove it, so a commit that
      * publishes puts it back if it is gone.
      */
-    Exception awaitIndexMarker(IndexMarkerWrite marker) {
-        if (marker.path() == null) {
-            return null;
-        }
-        try {
-            if (marker.write().join()) {
+    Exception awaitIndexMarker(MarkerWrite<Boolean> marker) {
+        return marker.join(created -> {
+            if (created) {
                 indexMarker = marker.path();
             } else {
                 sharedIndexMarker = marker.path();
                 LOG.debug("Index marker of savepoint {} of job {} is already there ({})", request.savepointId(),
                         request.jobId(), marker.path());
             }
-            return null;
-        } catch (IOException | RuntimeException e) {
-            return e;
-        }
+        });
     }
 
     /**
@@ -393,15 +414,7 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * establishing the folder run after the commit, off its critical path.
      */
     void writeNewestMarker(SavepointMeta meta) {
-        Exception failure = awaitNewestMarker(startNewestMarker(meta, false));
-        if (failure != null) {
-            abortQuietly();
-            throw failed("writing its newest marker failed", failure);
-        }
-    }
-
-    /** A newest marker being written: its path (null when the savepoint has none) and the write. */
-    record NewestMarkerWrite(String path, Overlapped<String> write) {
+        requireMarkerWritten("newest", awaitNewestMarker(startNewestMarker(meta, false)));
     }
 
     /**
@@ -409,13 +422,12 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * {@code overlapped} so that the caller's next call overlaps it; {@link #awaitNewestMarker}
      * joins it. The write touches no state of the attempt: only the join records what it did.
      */
-    NewestMarkerWrite startNewestMarker(SavepointMeta meta, boolean overlapped) {
+    MarkerWrite<String> startNewestMarker(SavepointMeta meta, boolean overlapped) {
         if (meta.manifest().isEmpty()) {
-            return new NewestMarkerWrite(null, null); // it holds no pipeline's state, so it is never a newest one
+            return MarkerWrite.none(); // it holds no pipeline's state, so it is never a newest one
         }
         String path = fs.child(NewestMarkers.dir(layout, meta.jobId()), NewestMarkers.name(meta, attempt));
-        Overlapped.Call<String> write = () -> NewestMarkers.write(layout, meta, attempt);
-        return new NewestMarkerWrite(path, overlapped ? Overlapped.start(write) : Overlapped.now(write));
+        return MarkerWrite.start(path, () -> NewestMarkers.write(layout, meta, attempt), overlapped);
     }
 
     /**
@@ -423,16 +435,8 @@ public final class StagedSavepointWriter implements SavepointWriter {
      * it failed, or null. A failed write that took effect leaves a marker of an unpublished
      * savepoint, which lookups skip and garbage collection removes as orphaned.
      */
-    Exception awaitNewestMarker(NewestMarkerWrite marker) {
-        if (marker.path() == null) {
-            return null;
-        }
-        try {
-            newestMarker = marker.write().join();
-            return null;
-        } catch (IOException | RuntimeException e) {
-            return e;
-        }
+    Exception awaitNewestMarker(MarkerWrite<String> marker) {
+        return marker.join(written -> newestMarker = written);
     }
 
     /**

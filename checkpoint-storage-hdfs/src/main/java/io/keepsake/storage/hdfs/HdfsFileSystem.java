@@ -194,11 +194,13 @@ public final class HdfsFileSystem implements StorageFileSystem {
         return new Configuration(configuration);
     }
 
-    /** Checks the links of a path on the local disk ({@code file://}); nothing elsewhere. */
-    private void check(String path) throws IOException {
+    /** The Hadoop path of {@code path}, whose links are checked first on the local disk ({@code file://}). */
+    private Path checked(String path) throws IOException {
+        Path p = path(path);
         if (localDisk) {
             local.check(path);
         }
+        return p;
     }
 
     private Path path(String path) {
@@ -230,8 +232,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
     }
 
     private SyncableOutputStream create(String path, boolean mustCreate, boolean parents) throws IOException {
-        Path p = path(path);
-        check(path);
+        Path p = checked(path);
         if (localDisk && !mustCreate) {
             local.requireRegularIfPresent(path);
         }
@@ -248,8 +249,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public InputStream open(String path) throws IOException {
-        Path p = path(path);
-        check(path);
+        Path p = checked(path);
         if (localDisk) {
             local.requireRegularFile(path);
         }
@@ -277,10 +277,8 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public void rename(String source, String target) throws IOException {
-        Path src = path(source);
-        Path dst = path(target);
-        check(source);
-        check(target);
+        Path src = checked(source);
+        Path dst = checked(target);
         if (localDisk && local.renameRegularFile(source, target)) {
             return;
         }
@@ -308,8 +306,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public void mkdirs(String path) throws IOException {
-        Path p = path(path);
-        check(path);
+        Path p = checked(path);
         if (localDisk) {
             local.refuseLink(path);
         }

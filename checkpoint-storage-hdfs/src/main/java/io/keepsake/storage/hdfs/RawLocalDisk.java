@@ -1,6 +1,7 @@
 package io.keepsake.storage.hdfs;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.spi.localdisk.ChannelOutputStream;
 import io.keepsake.storage.spi.localdisk.LinkRename;
 import io.keepsake.storage.spi.localdisk.LocalEntries;
 import io.keepsake.storage.spi.localdisk.LocalRoots;
@@ -168,7 +169,7 @@ final class RawLocalDisk {
                 : Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
                 LinkOption.NOFOLLOW_LINKS);
         try {
-            return new LocalChannelOutput(FileChannel.open(file, options));
+            return new ChannelOutputStream(FileChannel.open(file, options));
         } catch (NoSuchFileException e) {
             throw withCause(new NoSuchFileException(path, null, "the parent directory is missing"), e);
         } catch (FileAlreadyExistsException e) {

@@ -1,10 +1,9 @@
 package io.keepsake.storage.localfile;
 
-import io.keepsake.storage.spi.SyncableOutputStream;
+import io.keepsake.storage.spi.localdisk.ChannelOutputStream;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -31,14 +30,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * early one may have been the only call told of lost bytes. {@link #close} waits for a running
  * early force before it closes the channel. One thread at a time writes, syncs and closes.
  */
-final class ChannelOutput extends SyncableOutputStream {
+final class ChannelOutput extends ChannelOutputStream {
 
     /** Written bytes between two early forces: 32 MiB; smaller files are forced once, at sync. */
     static final long EARLY_SYNC_BYTES = 32L << 20;
 
     private static final Executor FORCERS = forcers();
 
-    private final FileChannel channel;
     private final String path;
     private final long earlySyncBytes;
     private long sinceEarlySync;
@@ -51,22 +49,14 @@ final class ChannelOutput extends SyncableOutputStream {
 
     /** With another early-force interval (tests). */
     ChannelOutput(FileChannel channel, String path, long earlySyncBytes) {
-        this.channel = channel;
+        super(channel);
         this.path = path;
         this.earlySyncBytes = earlySyncBytes;
     }
 
     @Override
-    public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(b, off, len);
-        while (buf.hasRemaining()) {
-            channel.write(buf);
-        }
+        super.write(b, off, len);
         sinceEarlySync += len;
         if (sinceEarlySync >= earlySyncBytes && (earlySync == null || earlySync.isDone())) {
             collectEarlySync();
@@ -80,7 +70,7 @@ final class ChannelOutput extends SyncableOutputStream {
         earlySync = started;
         Runnable force = () -> {
             try {
-                channel.force(false);
+                channel().force(false);
                 started.complete(null);
             } catch (Throwable e) {
                 started.completeExceptionally(e);
@@ -116,7 +106,7 @@ final class ChannelOutput extends SyncableOutputStream {
     @Override
     public void sync() throws IOException {
         collectEarlySync();
-        channel.force(true);
+        super.sync();
         if (earlySyncError != null) {
             throw new IOException("An early fsync of " + path + " failed, so bytes written before it may be lost: "
                     + earlySyncError.getMessage(), earlySyncError);
@@ -128,7 +118,7 @@ final class ChannelOutput extends SyncableOutputStream {
         try {
             collectEarlySync();
         } finally {
-            channel.close();
+            super.close();
         }
     }
 

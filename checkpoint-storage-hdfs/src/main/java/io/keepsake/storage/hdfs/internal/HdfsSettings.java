@@ -84,24 +84,15 @@ public final class HdfsSettings {
     private static final String OSS_IMPL_KEY = "fs.oss.impl";
     private static final String OSS_IMPL = "org.apache.hadoop.fs.aliyun.oss.AliyunOSSFileSystem";
 
-    /** The file systems behind the storage types, with the keys that belong to each. */
-    private enum Kind {
-        HDFS("hdfs", "hdfs", null, null),
-        LOCAL("local", "file", null, null),
-        S3A("s3a", "s3a", S3_BUCKET, S3A_PREFIX),
-        OSS("oss", "oss", OSS_BUCKET, OSS_PREFIX);
-
-        final String type;
-        final String scheme;
-        final String bucketKey;
-        final String connectorPrefix;
-
-        Kind(String type, String scheme, String bucketKey, String connectorPrefix) {
-            this.type = type;
-            this.scheme = scheme;
-            this.bucketKey = bucketKey;
-            this.connectorPrefix = connectorPrefix;
-        }
+    /**
+     * A file system behind a storage type, with the keys that belong to it and an address written
+     * as users write it, for messages.
+     */
+    private record Kind(String type, String scheme, String bucketKey, String connectorPrefix, String example) {
+        static final Kind HDFS = new Kind("hdfs", "hdfs", null, null, "hdfs://namenode:8020");
+        static final Kind LOCAL = new Kind("local", "file", null, null, "file:///");
+        static final Kind S3A = new Kind("s3a", "s3a", S3_BUCKET, S3A_PREFIX, "s3a://bucket");
+        static final Kind OSS = new Kind("oss", "oss", OSS_BUCKET, OSS_PREFIX, "oss://bucket");
 
         static Kind of(String storageType) {
             if (storageType == null) {
@@ -116,23 +107,15 @@ public final class HdfsSettings {
         }
     }
 
-    private final Kind kind;
-    private final URI fileSystemUri;
-    private final String ignoredDirectory;
-    private final Configuration configuration;
-    private final String principal;
-    private final String keytab;
-    private final boolean allowNonAtomicScheme;
+    /** What the keys resolved to; {@code principal} and {@code keytab} are null without Kerberos. */
+    private record Values(Kind kind, URI fileSystemUri, String ignoredDirectory, Configuration configuration,
+                          String principal, String keytab, boolean allowNonAtomicScheme) {
+    }
 
-    private HdfsSettings(Kind kind, URI fileSystemUri, String ignoredDirectory, Configuration configuration,
-                         String principal, String keytab, boolean allowNonAtomicScheme) {
-        this.kind = kind;
-        this.fileSystemUri = fileSystemUri;
-        this.ignoredDirectory = ignoredDirectory;
-        this.configuration = configuration;
-        this.principal = principal;
-        this.keytab = keytab;
-        this.allowNonAtomicScheme = allowNonAtomicScheme;
+    private final Values values;
+
+    private HdfsSettings(Values values) {
+        this.values = values;
     }
 
     /**
@@ -175,7 +158,7 @@ public final class HdfsSettings {
         if (principal != null) {
             conf.set("hadoop.security.authentication", "kerberos");
         }
-        return new HdfsSettings(kind, uri, ignored, conf, principal, keytab, allowNonAtomic);
+        return new HdfsSettings(new Values(kind, uri, ignored, conf, principal, keytab, allowNonAtomic));
     }
 
     /**
@@ -195,7 +178,7 @@ public final class HdfsSettings {
             }
         }
         for (Map.Entry<String, String> e : own.entrySet()) {
-            if (kind.connectorPrefix != null && e.getKey().startsWith(kind.connectorPrefix)) {
+            if (kind.connectorPrefix() != null && e.getKey().startsWith(kind.connectorPrefix())) {
                 putWithoutConflict(hadoop, e.getKey(), e.getValue(), e.getKey());
             }
         }
@@ -280,7 +263,7 @@ public final class HdfsSettings {
         }
         if (!applies) {
             throw new InvalidStorageArgumentException("Cannot configure hdfs storage: the key does not apply to "
-                    + StorageOptions.STORAGE_TYPE + " " + kind.type + " (" + key + ")");
+                    + StorageOptions.STORAGE_TYPE + " " + kind.type() + " (" + key + ")");
         }
     }
 
@@ -304,33 +287,24 @@ public final class HdfsSettings {
             value = passedThrough;
             key = HADOOP_PREFIX + FS_DEFAULT;
         }
-        if (kind.bucketKey != null && own.containsKey(kind.bucketKey)) {
-            String bucket = own.get(kind.bucketKey);
+        if (kind.bucketKey() != null && own.containsKey(kind.bucketKey())) {
+            String bucket = own.get(kind.bucketKey());
             if (value != null && !value.equals(bucket)) {
                 throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + key + " and "
-                        + kind.bucketKey + " disagree (" + value + " vs " + bucket + ")");
+                        + kind.bucketKey() + " disagree (" + value + " vs " + bucket + ")");
             }
             value = bucket;
-            key = kind.bucketKey;
+            key = kind.bucketKey();
         }
         if (value == null) {
             if (kind == Kind.LOCAL) {
                 return URI.create("file:///");
             }
             throw new InvalidStorageArgumentException("Cannot configure hdfs storage: " + StorageOptions.STORAGE_TYPE
-                    + " " + kind.type + " needs the file system's address, such as " + example(kind) + " ("
-                    + (kind.bucketKey == null ? FS_DEFAULT : kind.bucketKey) + ")");
+                    + " " + kind.type() + " needs the file system's address, such as " + kind.example() + " ("
+                    + (kind.bucketKey() == null ? FS_DEFAULT : kind.bucketKey()) + ")");
         }
         return parseUri(kind, key, value);
-    }
-
-    private static String example(Kind kind) {
-        return switch (kind) {
-            case HDFS -> "hdfs://namenode:8020";
-            case LOCAL -> "file:///";
-            case S3A -> "s3a://bucket";
-            case OSS -> "oss://bucket";
-        };
     }
 
     private static URI parseUri(Kind kind, String key, String value) {
@@ -345,9 +319,9 @@ public final class HdfsSettings {
             throw malformed(kind, key, value, "it has no scheme");
         }
         boolean otherHadoopScheme = kind == Kind.HDFS && !scheme.equalsIgnoreCase("file") && !uri.isOpaque();
-        if (!scheme.equalsIgnoreCase(kind.scheme) && !otherHadoopScheme) {
-            throw malformed(kind, key, value, StorageOptions.STORAGE_TYPE + " " + kind.type + " needs a " + kind.scheme
-                    + ":// address");
+        if (!scheme.equalsIgnoreCase(kind.scheme()) && !otherHadoopScheme) {
+            throw malformed(kind, key, value, StorageOptions.STORAGE_TYPE + " " + kind.type() + " needs a "
+                    + kind.scheme() + ":// address");
         }
         if (uri.getQuery() != null || uri.getFragment() != null) {
             throw malformed(kind, key, value, "it has a query or fragment");
@@ -358,7 +332,7 @@ public final class HdfsSettings {
             }
             return uri;
         }
-        if (otherHadoopScheme && !scheme.equalsIgnoreCase(kind.scheme)) {
+        if (otherHadoopScheme && !scheme.equalsIgnoreCase(kind.scheme())) {
             return uri;
         }
         if (uri.getRawAuthority() == null || uri.getRawAuthority().isEmpty()) {
@@ -381,7 +355,7 @@ public final class HdfsSettings {
 
     private static InvalidStorageArgumentException malformed(Kind kind, String key, String value, String why) {
         return new InvalidStorageArgumentException("Cannot configure hdfs storage: " + key + " is malformed, " + why
-                + "; write it like " + example(kind) + " (" + key + "=" + value + ")");
+                + "; write it like " + kind.example() + " (" + key + "=" + value + ")");
     }
 
     private static void requireReadableFile(String key, String value) {
@@ -411,12 +385,12 @@ public final class HdfsSettings {
 
     /** The storage type these settings are for: hdfs, local, s3a or oss. */
     public String storageType() {
-        return kind.type;
+        return values.kind().type();
     }
 
     /** The file system's address, such as {@code hdfs://nn:8020} or {@code file:///}. */
     public URI fileSystemUri() {
-        return fileSystemUri;
+        return values.fileSystemUri();
     }
 
     /**
@@ -424,27 +398,27 @@ public final class HdfsSettings {
      * {@code file:///tmp/}), which is not used; null when it named none.
      */
     public String ignoredDirectory() {
-        return ignoredDirectory;
+        return values.ignoredDirectory();
     }
 
     /** True when {@value #ALLOW_NON_ATOMIC_SCHEME} is {@code true}. */
     public boolean allowNonAtomicScheme() {
-        return allowNonAtomicScheme;
+        return values.allowNonAtomicScheme();
     }
 
     /** True when the file system's scheme is not one of {@link #ATOMIC_SCHEMES} (it was accepted by the override). */
     public boolean nonAtomicScheme() {
-        return !isAtomicScheme(fileSystemUri.getScheme());
+        return !isAtomicScheme(values.fileSystemUri().getScheme());
     }
 
     /** True when a Kerberos principal and keytab are configured. */
     public boolean kerberos() {
-        return principal != null;
+        return values.principal() != null;
     }
 
     /** A fresh copy of the Hadoop configuration. */
     public Configuration configuration() {
-        return new Configuration(configuration);
+        return new Configuration(values.configuration());
     }
 
     /**
@@ -452,7 +426,7 @@ public final class HdfsSettings {
      * not answer, for the reachability probe at creation; the storage itself keeps the user's limits.
      */
     public Configuration probeConfiguration() {
-        Configuration probe = new Configuration(configuration);
+        Configuration probe = new Configuration(values.configuration());
         probe.setInt("ipc.client.connect.max.retries", 1);
         probe.setInt("ipc.client.connect.retry.interval", 250);
         probe.setInt("ipc.client.connect.timeout", 3_000);
@@ -474,22 +448,25 @@ public final class HdfsSettings {
      * @throws CheckpointStorageException when the login fails
      */
     public UserGroupInformation login() throws CheckpointStorageException {
+        String principal = values.principal();
         if (principal == null) {
             return null;
         }
         synchronized (UserGroupInformation.class) {
             try {
-                UserGroupInformation.setConfiguration(configuration);
-                return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal, keytab);
+                UserGroupInformation.setConfiguration(values.configuration());
+                return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal, values.keytab());
             } catch (IOException | RuntimeException e) {
                 throw new CheckpointStorageException("Cannot log in to Kerberos as " + principal + " with keytab "
-                        + keytab + ": " + e.getMessage() + " (" + KERBEROS_PRINCIPAL + ", " + KERBEROS_KEYTAB + ")", e);
+                        + values.keytab() + ": " + e.getMessage() + " (" + KERBEROS_PRINCIPAL + ", " + KERBEROS_KEYTAB
+                        + ")", e);
             }
         }
     }
 
     @Override
     public String toString() {
-        return "HdfsSettings[" + kind.type + " at " + fileSystemUri + (principal == null ? "" : ", as " + principal) + "]";
+        return "HdfsSettings[" + values.kind().type() + " at " + values.fileSystemUri()
+                + (values.principal() == null ? "" : ", as " + values.principal()) + "]";
     }
 }
