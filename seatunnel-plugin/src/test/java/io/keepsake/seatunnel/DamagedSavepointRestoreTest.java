@@ -36,7 +36,7 @@ class DamagedSavepointRestoreTest {
         long savepointId;
         Process child = SigkillRestoreTest.startChild(dir, ns, conf, "damaged", "then-restore");
         try {
-            jobId = SigkillRestoreTest.awaitJob(SigkillRestoreTest.lines(child), child);
+            jobId = SigkillRestoreTest.awaitJob(ChildEngines.lines(child, "child-stdout"), child);
             long job = jobId;
             EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(job).size() >= 2);
             Files.createFile(Path.of(ns.root() + ".savepoint-now"));
@@ -52,7 +52,7 @@ class DamagedSavepointRestoreTest {
                 return ns.maxCheckpointId(job, 1) >= saved + 3;
             });
         } finally {
-            SigkillRestoreTest.kill(child);
+            ChildEngines.kill(child);
         }
         long newest = ns.maxCheckpointId(jobId, 1);
         String bundle = KeepsakeCheckpointStorage.savepointId(savepointId, 1);
