@@ -29,9 +29,9 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
     private static final Duration JOB_END = Duration.ofSeconds(180);
 
     @Test
+    @TimedScenario("overlay failed savepoint scenario (fault, FAILED, restore, savepoint), ms")
     void aFailedPipelineAbortsTheJobSavepointLeavingNothingAndTheJobResumesLater(@TempDir Path dir, Namespace ns,
                                                                                 Savepoints savepoints) throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-payload-2"), 5);
         RunningJob job = OverlayJobs.submitTwoPipelines(engine, ns, dir, "failing", WAIT);
@@ -61,15 +61,13 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
         engine.savepoint(jobId);
         assertThat(savepoints.list(jobId)).singleElement()
                 .satisfies(h -> assertThat(h.meta().manifest()).hasSize(2));
-        Figures.record("overlay failed savepoint scenario (fault, FAILED, restore, savepoint), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /** The control: the plugin alone, with the same fault, keeps pipeline 1's savepoint on its own. */
     @Test
+    @TimedScenario("overlay control (plugin alone, pipeline 2's payload failing: pipeline 1 kept alone), ms")
     void withoutTheOverlayTheSameFaultLeavesHalfTheJobSaved(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         Path conf = OverlayJobs.twoPipelines(dir, "failing-control");
         try (OverlayChild child = OverlayChild.start(dir, "failed-control", false, "request-savepoint", conf,
                 FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString(), "test.fault",
@@ -92,8 +90,6 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
             EmbeddedEngine.await("the plugin's error about pipeline 2's savepoint", WAIT,
                     () -> failedP2.matcher(PluginLog.read(OverlayChild.log("failed-control"))).find());
         }
-        Figures.record("overlay control (plugin alone, pipeline 2's payload failing: pipeline 1 kept alone), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     private static String abortedSavepoint(long jobId) {

@@ -34,9 +34,9 @@ class OverlayKillTest {
     private static final String LEASE_MILLIS = "1500";
 
     @Test
+    @TimedScenario("overlay kill scenario, ms")
     void killedMidSavepointLeavesNothingVisibleAndGcCollectsTheStagingAfterItsLease(@TempDir Path dir, Namespace ns)
             throws Exception {
-        long t0 = System.nanoTime();
         KilledChild child = killedPublishing(dir, ns, "killed", true);
         long jobId = child.jobId();
         long killed = System.nanoTime();
@@ -61,7 +61,6 @@ class OverlayKillTest {
         }
         Figures.record("overlay: engine SIGKILLed while publishing a job savepoint, kill to staging collected "
                 + "(lease " + LEASE_MILLIS + " ms), ms", KeepsakePluginScenariosTest.millisSince(killed));
-        Figures.record("overlay kill scenario, ms", KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /**

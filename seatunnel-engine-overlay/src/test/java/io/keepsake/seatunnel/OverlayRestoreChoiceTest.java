@@ -32,9 +32,9 @@ class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
+    @TimedScenario("overlay restore choice (two savepoints, restore of the older by id, two refusals), ms")
     void theJobOptionRestoresAnOlderSavepointAndOtherChoicesAreRefusedAtSubmission(@TempDir Path dir, Namespace ns,
                                                                                   Savepoints savepoints) throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         RunningJob job = OverlayJobs.submitTwoPipelines(engine, ns, dir, "choice", WAIT);
         long jobId = job.jobId();
@@ -125,8 +125,6 @@ class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
                 + ".0123456789abcdef"));
         Files.write(futureDir.resolve("_metadata.ser"), MetadataCodec.encode(future));
         assertThat(refusal(conf, jobId)).contains("in format version 99: a newer engine wrote it");
-        Figures.record("overlay restore choice (two savepoints, restore of the older by id, two refusals), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /** The highest checkpoint id a savepoint holds. */

@@ -39,8 +39,8 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
+    @TimedScenario("overlay: refused savepoint (root unusable), RUNNING, checkpoints, savepoint once usable, ms")
     void aSavepointRootThatCannotBeUsedRefusesTheRequestAndTheJobRunsOn(@TempDir Path dir, Namespace ns) throws Exception {
-        long t0 = System.nanoTime();
         Path savepointRoot = Files.createDirectories(dir.resolve("savepoints"));
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
@@ -64,13 +64,11 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         assertThat(kept).as("one savepoint once the root is usable").singleElement()
                 .satisfies(h -> assertThat(h.meta().manifest()).hasSize(2));
         assertThat(OverlayFailedSavepointTest.entries(blocker.resolve(".staging"))).as("no staging left").isEmpty();
-        Figures.record("overlay: refused savepoint (root unusable), RUNNING, checkpoints, savepoint once usable, ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     @Test
+    @TimedScenario("overlay: refused savepoint (finished pipeline), RUNNING, checkpoint, cancel, ms")
     void theEnginesOwnRefusalOfASavepointLeavesTheJobRunning(@TempDir Path dir, Namespace ns) throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = batchOfUnevenPipelines(dir);
         long jobId = engine.submitRunning(conf, WAIT);
@@ -96,8 +94,6 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         assertThat(OverlayFailedSavepointTest.entries(ns.root().resolve("savepoint").resolve(Long.toString(jobId))))
                 .as("no staging left").isEmpty();
         engine.cancel(jobId);
-        Figures.record("overlay: refused savepoint (finished pipeline), RUNNING, checkpoint, cancel, ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /**

@@ -123,9 +123,9 @@ class OverlayScenarioTest {
 
     /** The control: the same two-pipeline stop-with-savepoint without the overlay keeps one bundle per pipeline. */
     @Test
+    @TimedScenario("overlay control (plugin alone, two pipelines: one bundle per pipeline), ms")
     void withoutTheOverlayTheSameSavepointIsOneBundlePerPipeline(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         Path conf = OverlayJobs.write(dir, "control", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 2000, Map.of());
         long jobId;
         try (OverlayChild child = OverlayChild.start(dir, "control", false, "savepoint", conf, "keepsake",
@@ -138,8 +138,6 @@ class OverlayScenarioTest {
         assertThat(kept).as("the plugin alone: one bundle per pipeline, not atomic together").hasSize(2)
                 .allSatisfy(h -> assertThat(h.meta().manifest()).hasSize(1));
         assertThat(kept).extracting(h -> h.meta().manifest().get(0).pipelineId()).containsExactlyInAnyOrder(1, 2);
-        Figures.record("overlay control (plugin alone, two pipelines: one bundle per pipeline), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /** After a FINISHED run the engine may answer a restore with the finished run for a moment: submit until it runs. */

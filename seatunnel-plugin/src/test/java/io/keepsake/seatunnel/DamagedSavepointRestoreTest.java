@@ -26,8 +26,8 @@ class DamagedSavepointRestoreTest {
     private static final Duration WAIT = Duration.ofSeconds(240);
 
     @Test
+    @TimedScenario("damaged older bundle (save, restore, SIGKILL, damaged old bundle, restore on a new engine), ms")
     void aDamagedOlderSavepointDoesNotStopANewEngineRestoringTheNewestCheckpoint(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
         Namespace ns = new Namespace(dir.resolve("ns"));
         Path conf = Jobs.streaming(dir, "damaged", 1, 1000);
         Map<String, String> config = Map.of("namespace", ns.root().toString());
@@ -77,8 +77,6 @@ class DamagedSavepointRestoreTest {
             engine.cancel(jobId);
         }
         assertThat(Files.exists(metadata)).as("the damaged bundle stays until an operator deletes it").isTrue();
-        Figures.record("damaged older bundle (save, restore, SIGKILL, damaged old bundle, restore on a new engine), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     private static String stderrOf(Path file) {

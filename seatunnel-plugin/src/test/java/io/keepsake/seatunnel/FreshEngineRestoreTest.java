@@ -19,9 +19,9 @@ class FreshEngineRestoreTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
+    @TimedScenario("scenario 7 (save on one engine, restore on a fresh one; two engine starts), ms")
     void aFreshEngineRestoresAJobThePreviousEngineSaved(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         Map<String, String> config = Map.of("namespace", ns.root().toString());
         RunningJob job;
         long savepointId;
@@ -44,7 +44,5 @@ class FreshEngineRestoreTest {
                     .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId));
             assertThat(savepoints.verify(kept.get(0))).containsOnlyKeys(1);
         }
-        Figures.record("scenario 7 (save on one engine, restore on a fresh one; two engine starts), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 }

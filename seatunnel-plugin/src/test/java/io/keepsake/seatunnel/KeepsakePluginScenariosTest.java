@@ -39,9 +39,9 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
 
     /** Scenario 2: stream, savepoint, restore, cancel; the savepoint survives and restores again. */
     @Test
+    @TimedScenario("scenario 2 (stream, savepoint, restore, cancel, restore again, cancel), ms")
     void savepointSurvivesCancelOfTheRestoredJobAndRestoresAgain(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         RunningJob job = submitStreaming(ns, dir, "stream");
         long jobId = job.jobId();
         long savepointId = job.savepointAfter(2);
@@ -68,7 +68,6 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline 1: newest state is savepoint "
                 + KeepsakeCheckpointStorage.savepointId(savepointId, 1));
         job.cancelKeeping(savepoints, 1);
-        Figures.record("scenario 2 (stream, savepoint, restore, cancel, restore again, cancel), ms", millisSince(t0));
     }
 
     /**
@@ -78,9 +77,9 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
      * then restores it and the job's checkpoint ids continue above it.
      */
     @Test
+    @TimedScenario("prepare-restore (two savepoints, prepare-restore of the first, restore), ms")
     void anOperatorRestoresAChosenOlderSavepointPreparedWithTheTool(@TempDir Path dir, Namespace ns,
                                                                     Savepoints savepoints) throws Exception {
-        long t0 = System.nanoTime();
         RunningJob job = submitStreaming(ns, dir, "chosen");
         long jobId = job.jobId();
         long first = job.savepointAfter(2);
@@ -114,14 +113,13 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         assertThat(ns.checkpoints(jobId)).as("the engine restored the prepared state: ids continue from %s", restoresAs)
                 .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(restoresAs + 1));
         job.cancelKeeping(savepoints, 2);
-        Figures.record("prepare-restore (two savepoints, prepare-restore of the first, restore), ms", millisSince(t0));
     }
 
     /** Scenario 3: a restored batch job reaching FINISHED keeps its savepoint. */
     @Test
+    @TimedScenario("scenario 3 (batch, savepoint, restore, FINISHED), ms")
     void restoredBatchJobFinishingKeepsTheSavepoint(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage("keepsake", keepsake(ns), 5);
         Path conf = Jobs.batch(dir, "batch", 8, 1000);
         RunningJob job = RunningJob.submit(engine, ns, conf, WAIT);
@@ -135,14 +133,13 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).as("the savepoint survives FINISHED").hasSize(1);
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
-        Figures.record("scenario 3 (batch, savepoint, restore, FINISHED), ms", millisSince(t0));
     }
 
     /** Scenario 4: both pipelines of a two-pipeline job keep and restore their savepoint state. */
     @Test
+    @TimedScenario("scenario 4 (two pipelines), ms")
     void everyPipelineOfATwoPipelineJobIsKeptAndRestored(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage("keepsake", keepsake(ns), 5);
         RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "two-pipelines", 2, 1000), WAIT);
         long jobId = job.jobId();
@@ -174,14 +171,13 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
             assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + p + ": newest state is savepoint");
         }
         job.cancelKeeping(savepoints, 2);
-        Figures.record("scenario 4 (two pipelines), ms", millisSince(t0));
     }
 
     /** Scenario 5: with max-retained 2, checkpoints rotate and the savepoint does not. */
     @Test
+    @TimedScenario("scenario 5 (rotation, max-retained 2), ms")
     void rotationRemovesCheckpointsButNeverSavepoints(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage("keepsake", keepsake(ns), 2);
         RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "rotation", 1, 500), WAIT);
         long jobId = job.jobId();
@@ -198,14 +194,13 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         assertThat(kept).as("the savepoint does not rotate").singleElement()
                 .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId));
         job.cancelKeeping(savepoints, 1);
-        Figures.record("scenario 5 (rotation, max-retained 2), ms", millisSince(t0));
     }
 
     /** Scenario 6: a namespace written by SeaTunnel's own plugin is taken over, and switching back works. */
     @Test
+    @TimedScenario("scenario 6 (take over a SeaTunnel namespace, switch back), ms")
     void namespaceOfSeatunnelsOwnPluginIsTakenOverAndSwitchingBackWorks(@TempDir Path dir, Namespace ns,
                                                                        Savepoints savepoints) throws Exception {
-        long t0 = System.nanoTime();
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
         RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "switch", 1, 1000), WAIT);
         long jobId = job.jobId();
@@ -222,7 +217,6 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         job.restoreAbove(keepsakeSavepoint, "a checkpoint after switching back");
         job.cancelAndAwaitCleanup("SeaTunnel's terminal cleanup");
         assertThat(savepoints.list(jobId)).as("SeaTunnel's cleanup does not reach the savepoint root").hasSize(1);
-        Figures.record("scenario 6 (take over a SeaTunnel namespace, switch back), ms", millisSince(t0));
     }
 
     /** Scenario 9: the hdfs backend through the plugin, on file:/// with the engine's Hadoop 3.1.4. */

@@ -30,9 +30,9 @@ class SigkillRestoreTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
+    @TimedScenario("scenario 8 (two SIGKILLed child engines, restore in a new engine), ms")
     void killedEngineNeverLeavesTornStateAndANewEngineRestores(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         Path conf = Jobs.streaming(dir, "crash", 1, 200);
 
         // Round 1: killed between and during checkpoints (200 ms interval, rotation to 3).
@@ -107,8 +107,6 @@ class SigkillRestoreTest {
                 engine.cancel(job);
             }
         }
-        Figures.record("scenario 8 (two SIGKILLed child engines, restore in a new engine), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     static boolean hasChild(Path dir, String... except) {
