@@ -1,6 +1,7 @@
 package io.keepsake.seatunnel;
 
-import io.keepsake.fixtures.faults.ForwardingFileSystem;
+import io.keepsake.fixtures.faults.ForwardingOutputStream;
+import io.keepsake.fixtures.faults.ObservedFileSystem;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.localfile.LocalFileSystem;
@@ -69,7 +70,7 @@ public final class FaultyKeepsakeFactory implements CheckpointStorageFactory {
     }
 
     /** The local file system with one fault. */
-    static final class Faulty extends ForwardingFileSystem {
+    static final class Faulty extends ObservedFileSystem {
         private final String fault;
         private final java.nio.file.Path once;
         /** Set once another call, in this JVM or another, claimed the one hang. */
@@ -95,24 +96,20 @@ public final class FaultyKeepsakeFactory implements CheckpointStorageFactory {
         }
 
         @Override
-        public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
-            check(path);
-            return hangingWrite(path, super.create(path, mustCreate));
-        }
-
-        @Override
-        public SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
-            check(path);
-            return hangingWrite(path, super.createInExistingDirectory(path, mustCreate));
+        protected void observe(String op) throws IOException {
+            if (op.startsWith("create ")) {
+                check(op.substring("create ".length()));
+            }
         }
 
         /** Pipeline 2's staged payload under {@code hang-payload-2}: its first write or sync hangs. */
-        private SyncableOutputStream hangingWrite(String path, SyncableOutputStream stream) {
+        @Override
+        protected SyncableOutputStream observed(String path, SyncableOutputStream stream) {
             String name = path.substring(path.lastIndexOf('/') + 1);
             if (!fault.equals("hang-payload-2") || !path.contains("/.staging/") || !PIPELINE_2.matcher(name).matches()) {
                 return stream;
             }
-            return new io.keepsake.fixtures.faults.ForwardingOutputStream(stream) {
+            return new ForwardingOutputStream(stream) {
                 @Override
                 public void write(int b) throws IOException {
                     hang(path);

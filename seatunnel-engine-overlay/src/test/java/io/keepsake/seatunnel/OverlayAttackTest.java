@@ -22,16 +22,12 @@ class OverlayAttackTest extends WithEmbeddedEngine {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    void aCommitThatFailsAfterEveryPipelineReportedLeavesNothingAndEndsTheJobFailed(@TempDir Path dir) throws Exception {
-        Namespace ns = new Namespace(dir.resolve("ns"));
+    void aCommitThatFailsAfterEveryPipelineReportedLeavesNothingAndEndsTheJobFailed(@TempDir Path dir, Namespace ns)
+            throws Exception {
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-commit"), 5);
-        Path conf = OverlayJobs.write(dir, "commit-fails", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
-        CompletableFuture.runAsync(() -> engine.requestSavepoint(jobId)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        engine.awaitStatus(jobId, "FAILED", Duration.ofSeconds(180));
+        long jobId = OverlayJobs.submitTwoPipelines(engine, ns, dir, "commit-fails", WAIT).jobId();
+        engine.savepointEndingIn(jobId, "FAILED", WAIT, Duration.ofSeconds(180));
         assertThat(PluginLog.text()).containsPattern("Cannot commit savepoint \\S+ of job " + jobId);
         assertThat(Savepoints.local(ns).list(jobId)).isEmpty();
         Path jobRoot = ns.root().resolve("savepoint").resolve(Long.toString(jobId));
@@ -40,13 +36,9 @@ class OverlayAttackTest extends WithEmbeddedEngine {
     }
 
     @Test
-    void aSavepointAskedForTwiceAtOnceIsOneBundle(@TempDir Path dir) throws Exception {
-        Namespace ns = new Namespace(dir.resolve("ns"));
+    void aSavepointAskedForTwiceAtOnceIsOneBundle(@TempDir Path dir, Namespace ns) throws Exception {
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
-        Path conf = OverlayJobs.write(dir, "twice", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
+        long jobId = OverlayJobs.submitTwoPipelines(engine, ns, dir, "twice", WAIT).jobId();
         // The second request comes once the first one's savepoint is pending in both coordinators (two requests
         // inside the released coordinator's startSavepoint at the same instant stall it, overlay or not).
         long pendingBefore = savepointsPending();
@@ -71,13 +63,6 @@ class OverlayAttackTest extends WithEmbeddedEngine {
 
     /** How many times the engine's coordinators logged a pending savepoint's id (engine-coordination.log, this JVM). */
     private static long savepointsPending() {
-        Path log = Path.of(System.getProperty("keepsake.engine.log", "target/engine-coordination.log"));
-        try {
-            return java.nio.file.Files.exists(log)
-                    ? java.nio.file.Files.readAllLines(log).stream().filter(l -> l.contains("The save point checkpointId is")).count()
-                    : 0;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return EngineLog.text().lines().filter(l -> l.contains("The save point checkpointId is")).count();
     }
 }

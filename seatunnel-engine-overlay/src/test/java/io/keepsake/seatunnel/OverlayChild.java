@@ -1,9 +1,6 @@
 package io.keepsake.seatunnel;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -25,27 +21,22 @@ final class OverlayChild implements AutoCloseable {
     /** This module's compiled classes: the patched engine classes and the glue. */
     static final Path OVERLAY_CLASSES = Path.of(System.getProperty("keepsake.overlay.classes", "target/classes"))
             .toAbsolutePath().normalize();
+    /** How long a child engine may take to start. */
+    private static final Duration STARTUP = Duration.ofSeconds(90);
 
     private final Process process;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> lines;
     private final List<String> seen = new ArrayList<>();
 
     private OverlayChild(Process process) {
         this.process = process;
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException ignored) {
-                // the child was killed
-            }
-        }, "overlay-child-stdout");
-        reader.setDaemon(true);
-        reader.start();
+        this.lines = ChildEngines.lines(process, "overlay-child-stdout");
     }
 
-    /** Starts a child engine; {@code withOverlay} false leaves this module's classes off its class path. */
+    /**
+     * Starts a child engine and waits for its {@code ENGINE-CLASS} line, which must name this module's
+     * classes exactly when {@code withOverlay}; {@code withOverlay} false leaves them off its class path.
+     */
     static OverlayChild start(Path dir, String name, boolean withOverlay, String action, Path conf, String storageType,
                               Map<String, String> pairs) throws Exception {
         String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
@@ -62,7 +53,14 @@ final class OverlayChild implements AutoCloseable {
         pairs.forEach((k, v) -> command.add(k + "=" + v));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectError(dir.resolve("child-" + name + ".err").toFile());
-        return new OverlayChild(pb.start());
+        OverlayChild child = new OverlayChild(pb.start());
+        String engineClass = child.await("ENGINE-CLASS ", STARTUP);
+        if (engineClass.contains(OVERLAY_CLASSES.toString()) != withOverlay) {
+            child.close();
+            throw new AssertionError("The child engine " + name + (withOverlay ? " with" : " without")
+                    + " the overlay printed " + engineClass + " (the overlay's classes: " + OVERLAY_CLASSES + ")");
+        }
+        return child;
     }
 
     /** The child's log file of Keepsake's lines. */
@@ -94,6 +92,11 @@ final class OverlayChild implements AutoCloseable {
                 + seen + ")");
     }
 
+    /** Waits for the child's {@code JOB <id>} line; returns the id of the job it runs. */
+    long awaitJob(Duration timeout) throws InterruptedException {
+        return Long.parseLong(await("JOB ", timeout).substring(4).trim());
+    }
+
     /** Waits for the child to exit on its own; returns its exit code. */
     int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -104,10 +107,7 @@ final class OverlayChild implements AutoCloseable {
 
     /** SIGKILL, and waits for the process to be gone. */
     void kill() throws InterruptedException {
-        process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("The child engine did not die after SIGKILL");
-        }
+        ChildEngines.kill(process);
     }
 
     @Override

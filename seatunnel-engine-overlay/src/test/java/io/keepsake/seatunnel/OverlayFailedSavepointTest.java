@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,22 +29,16 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
     private static final Duration JOB_END = Duration.ofSeconds(180);
 
     @Test
-    void aFailedPipelineAbortsTheJobSavepointLeavingNothingAndTheJobResumesLater(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
+    @TimedScenario("overlay failed savepoint scenario (fault, FAILED, restore, savepoint), ms")
+    void aFailedPipelineAbortsTheJobSavepointLeavingNothingAndTheJobResumesLater(@TempDir Path dir, Namespace ns,
+                                                                                Savepoints savepoints) throws Exception {
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER,
                 Map.of("namespace", ns.root().toString(), "test.fault", "fail-payload-2"), 5);
-        Path conf = OverlayJobs.write(dir, "failing", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
+        RunningJob job = OverlayJobs.submitTwoPipelines(engine, ns, dir, "failing", WAIT);
+        long jobId = job.jobId();
 
-        long t1 = System.nanoTime();
-        CompletableFuture.runAsync(() -> engine.requestSavepoint(jobId)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        engine.awaitStatus(jobId, "FAILED", JOB_END);
         Figures.record("overlay: stop-with-savepoint with pipeline 2's payload failing, request to FAILED, ms",
-                KeepsakePluginScenariosTest.millisSince(t1));
+                engine.savepointEndingIn(jobId, "FAILED", WAIT, JOB_END));
 
         String aborted = abortedSavepoint(jobId);
         assertThat(PluginLog.text()).contains("injected fault");
@@ -64,28 +56,23 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
         // The fault gone (another plugin-config, so another storage), the job resumes and saves whole.
         engine.useStorage(FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString()), 5);
         long lastBefore = Math.max(ns.maxCheckpointId(jobId, 1), ns.maxCheckpointId(jobId, 2));
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint of both pipelines after the restore", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) > lastBefore && ns.maxCheckpointId(jobId, 2) > lastBefore);
+        job.restore();
+        job.awaitAbove("a checkpoint of both pipelines after the restore", 2, lastBefore);
         engine.savepoint(jobId);
         assertThat(savepoints.list(jobId)).singleElement()
                 .satisfies(h -> assertThat(h.meta().manifest()).hasSize(2));
-        Figures.record("overlay failed savepoint scenario (fault, FAILED, restore, savepoint), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /** The control: the plugin alone, with the same fault, keeps pipeline 1's savepoint on its own. */
     @Test
-    void withoutTheOverlayTheSameFaultLeavesHalfTheJobSaved(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
-        Path conf = OverlayJobs.write(dir, "failing-control", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
+    @TimedScenario("overlay control (plugin alone, pipeline 2's payload failing: pipeline 1 kept alone), ms")
+    void withoutTheOverlayTheSameFaultLeavesHalfTheJobSaved(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
+        Path conf = OverlayJobs.twoPipelines(dir, "failing-control");
         try (OverlayChild child = OverlayChild.start(dir, "failed-control", false, "request-savepoint", conf,
                 FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString(), "test.fault",
                         "fail-payload-2", "pipelines", "2"))) {
-            assertThat(child.await("ENGINE-CLASS ", WAIT)).doesNotContain(OverlayChild.OVERLAY_CLASSES.toString());
-            long jobId = Long.parseLong(child.await("JOB ", WAIT).substring(4).trim());
+            long jobId = child.awaitJob(WAIT);
             child.await("REQUESTED", WAIT);
             EmbeddedEngine.await("pipeline 1's savepoint kept by the plugin alone", WAIT, () -> {
                 try {
@@ -100,16 +87,9 @@ class OverlayFailedSavepointTest extends WithEmbeddedEngine {
                 assertThat(h.meta().manifest().get(0).pipelineId()).isEqualTo(1);
             });
             Pattern failedP2 = Pattern.compile("Cannot keep savepoint st-\\d+-p2 of job " + jobId + ".*injected fault");
-            EmbeddedEngine.await("the plugin's error about pipeline 2's savepoint", WAIT, () -> {
-                try {
-                    return failedP2.matcher(Files.readString(OverlayChild.log("failed-control"))).find();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            EmbeddedEngine.await("the plugin's error about pipeline 2's savepoint", WAIT,
+                    () -> failedP2.matcher(PluginLog.read(OverlayChild.log("failed-control"))).find());
         }
-        Figures.record("overlay control (plugin alone, pipeline 2's payload failing: pipeline 1 kept alone), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     private static String abortedSavepoint(long jobId) {

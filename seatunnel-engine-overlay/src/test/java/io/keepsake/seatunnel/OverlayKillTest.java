@@ -7,6 +7,7 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -26,28 +27,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * collects the staging. The control (profile {@code overlay-long}) kills the plugin alone at the same
  * step of pipeline 2's own bundle and reports what it left.
  */
+@ExtendWith(ScenarioNamespace.class)
 class OverlayKillTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String LEASE_MILLIS = "1500";
 
     @Test
-    void killedMidSavepointLeavesNothingVisibleAndGcCollectsTheStagingAfterItsLease(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Path conf = OverlayJobs.write(dir, "killed", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId;
-        String hungAt;
-        try (OverlayChild child = OverlayChild.start(dir, "killed", true, "request-savepoint", conf,
-                FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString(), "test.fault",
-                        "hang-commit-2", "savepoint.lease-timeout-ms", LEASE_MILLIS, "pipelines", "2"))) {
-            assertThat(child.await("ENGINE-CLASS ", WAIT)).contains(OverlayChild.OVERLAY_CLASSES.toString());
-            jobId = Long.parseLong(child.await("JOB ", WAIT).substring(4).trim());
-            hungAt = child.await("HANG ", WAIT).substring(5).trim();
-            child.kill();
-        }
+    @TimedScenario("overlay kill scenario, ms")
+    void killedMidSavepointLeavesNothingVisibleAndGcCollectsTheStagingAfterItsLease(@TempDir Path dir, Namespace ns)
+            throws Exception {
+        KilledChild child = killedPublishing(dir, ns, "killed", true);
+        long jobId = child.jobId();
         long killed = System.nanoTime();
-        Path attempt = Path.of(hungAt).getParent();
+        Path attempt = Path.of(child.hungAt()).getParent();
         assertThat(attempt.getParent().getFileName().toString()).isEqualTo(".staging");
         assertThat(names(attempt)).as("both pipelines were staged when the engine died")
                 .anyMatch(n -> n.startsWith("pipeline-1")).anyMatch(n -> n.startsWith("pipeline-2"));
@@ -68,7 +61,6 @@ class OverlayKillTest {
         }
         Figures.record("overlay: engine SIGKILLed while publishing a job savepoint, kill to staging collected "
                 + "(lease " + LEASE_MILLIS + " ms), ms", KeepsakePluginScenariosTest.millisSince(killed));
-        Figures.record("overlay kill scenario, ms", KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /**
@@ -78,22 +70,33 @@ class OverlayKillTest {
      */
     @Test
     @EnabledIfSystemProperty(named = "keepsake.overlay.long", matches = "true")
-    void withoutTheOverlayAKillMidSavepointCanLeaveHalfTheJobSaved(@TempDir Path dir) throws Exception {
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Path conf = OverlayJobs.write(dir, "killed-control", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId;
-        try (OverlayChild child = OverlayChild.start(dir, "killed-control", false, "request-savepoint", conf,
-                FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString(), "test.fault",
-                        "hang-commit-2", "savepoint.lease-timeout-ms", LEASE_MILLIS, "pipelines", "2"))) {
-            assertThat(child.await("ENGINE-CLASS ", WAIT)).doesNotContain(OverlayChild.OVERLAY_CLASSES.toString());
-            jobId = Long.parseLong(child.await("JOB ", WAIT).substring(4).trim());
-            child.await("HANG ", WAIT);
-            child.kill();
-        }
-        List<SavepointHandle> kept = Savepoints.local(ns).list(jobId);
+    void withoutTheOverlayAKillMidSavepointCanLeaveHalfTheJobSaved(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
+        List<SavepointHandle> kept = savepoints.list(killedPublishing(dir, ns, "killed-control", false).jobId());
         assertThat(kept).allSatisfy(h -> assertThat(h.meta().manifest()).singleElement()
                 .satisfies(e -> assertThat(e.pipelineId()).isEqualTo(1)));
         Figures.record("overlay control (plugin alone killed publishing pipeline 2's bundle): bundles visible", kept.size());
+    }
+
+    /** A child engine's job, and the file the child hung on when it was SIGKILLed. */
+    private record KilledChild(long jobId, String hungAt) {
+    }
+
+    /**
+     * Runs a job of two pipelines in a child engine whose storage hangs publishing a savepoint that holds
+     * pipeline 2 ({@code hang-commit-2}), asks for a savepoint and SIGKILLs the child where it hangs.
+     */
+    private static KilledChild killedPublishing(Path dir, Namespace ns, String name, boolean withOverlay)
+            throws Exception {
+        Path conf = OverlayJobs.twoPipelines(dir, name);
+        try (OverlayChild child = OverlayChild.start(dir, name, withOverlay, "request-savepoint", conf,
+                FaultyKeepsakeFactory.IDENTIFIER, Map.of("namespace", ns.root().toString(), "test.fault",
+                        "hang-commit-2", "savepoint.lease-timeout-ms", LEASE_MILLIS, "pipelines", "2"))) {
+            long jobId = child.awaitJob(WAIT);
+            String hungAt = child.await("HANG ", WAIT).substring(5).trim();
+            child.kill();
+            return new KilledChild(jobId, hungAt);
+        }
     }
 
     private static List<String> names(Path dir) throws java.io.IOException {

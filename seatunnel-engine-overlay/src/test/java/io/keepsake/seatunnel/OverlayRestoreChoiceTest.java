@@ -32,23 +32,19 @@ class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    void theJobOptionRestoresAnOlderSavepointAndOtherChoicesAreRefusedAtSubmission(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
+    @TimedScenario("overlay restore choice (two savepoints, restore of the older by id, two refusals), ms")
+    void theJobOptionRestoresAnOlderSavepointAndOtherChoicesAreRefusedAtSubmission(@TempDir Path dir, Namespace ns,
+                                                                                  Savepoints savepoints) throws Exception {
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
-        Path conf = OverlayJobs.write(dir, "choice", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
+        RunningJob job = OverlayJobs.submitTwoPipelines(engine, ns, dir, "choice", WAIT);
+        long jobId = job.jobId();
+        Path conf = job.conf();
         engine.savepoint(jobId);
         SavepointHandle first = savepoints.list(jobId).get(0);
         long firstTop = top(first);
 
         engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("two checkpoints of both pipelines after the restore", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= firstTop + 2 && ns.maxCheckpointId(jobId, 2) >= firstTop + 2);
+        job.awaitAbove("two checkpoints of both pipelines after the restore", 2, firstTop + 1);
         engine.savepoint(jobId);
         List<SavepointHandle> both = savepoints.list(jobId);
         assertThat(both).hasSize(2);
@@ -73,11 +69,10 @@ class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
                 seed = Long.parseLong(next.group(1)) - 1;
             }
             assertThat(seed).isGreaterThanOrEqualTo(secondTop).isNotEqualTo(e.checkpointId());
-            assertThat(engineLog()).contains("pipeline(" + e.pipelineId() + ") start with savePoint on checkPointId("
+            assertThat(EngineLog.text()).contains("pipeline(" + e.pipelineId() + ") start with savePoint on checkPointId("
                     + seed + ")");
         }
-        EmbeddedEngine.await("a checkpoint of both pipelines above the second savepoint", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) > secondTop && ns.maxCheckpointId(jobId, 2) > secondTop);
+        job.awaitAbove("a checkpoint of both pipelines above the second savepoint", 2, secondTop);
         assertThat(ns.checkpoints(jobId)).as("no checkpoint id is used twice")
                 .extracting(f -> f.pipelineId() + "/" + f.checkpointId()).doesNotHaveDuplicates();
 
@@ -130,8 +125,6 @@ class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
                 + ".0123456789abcdef"));
         Files.write(futureDir.resolve("_metadata.ser"), MetadataCodec.encode(future));
         assertThat(refusal(conf, jobId)).contains("in format version 99: a newer engine wrote it");
-        Figures.record("overlay restore choice (two savepoints, restore of the older by id, two refusals), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /** The highest checkpoint id a savepoint holds. */
@@ -158,11 +151,5 @@ class OverlayRestoreChoiceTest extends WithEmbeddedEngine {
         });
         Figures.record("overlay: a refused restore came back to the client as", "the job FAILED");
         return detail[0];
-    }
-
-    /** The engine's checkpoint manager and coordinators' lines in this JVM (log4j2-test.properties). */
-    private static String engineLog() throws java.io.IOException {
-        Path log = Path.of(System.getProperty("keepsake.engine.log", "target/engine-coordination.log"));
-        return java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
     }
 }

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,26 +39,17 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    void aSavepointRootThatCannotBeUsedRefusesTheRequestAndTheJobRunsOn(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
+    @TimedScenario("overlay: refused savepoint (root unusable), RUNNING, checkpoints, savepoint once usable, ms")
+    void aSavepointRootThatCannotBeUsedRefusesTheRequestAndTheJobRunsOn(@TempDir Path dir, Namespace ns) throws Exception {
         Path savepointRoot = Files.createDirectories(dir.resolve("savepoints"));
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "savepoint.path", savepointRoot.toString());
         engine.useStorage("keepsake", config, 5);
-        Path conf = OverlayJobs.write(dir, "refused-root", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 1000, Map.of());
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
+        long jobId = OverlayJobs.submitTwoPipelines(engine, ns, dir, "refused-root", WAIT).jobId();
         Path blocker = savepointRoot.resolve(Long.toString(jobId));
         Files.writeString(blocker, "a file where the job's savepoint folder goes");
 
-        long t1 = System.nanoTime();
-        String told = refusedSavepoint(jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
-        Figures.record("overlay: -s with the savepoint root unusable, request to RUNNING again, ms",
-                KeepsakePluginScenariosTest.millisSince(t1));
-        assertThat(told).as("the -s caller's error").contains("Cannot start a savepoint of job " + jobId)
-                .contains(blocker.toString()).contains("RUNNING");
+        String told = refusedThenRunning(jobId, "overlay: -s with the savepoint root unusable, request to RUNNING again, ms");
+        assertThat(told).as("the -s caller's error").contains(blocker.toString()).contains("RUNNING");
         long p1 = ns.maxCheckpointId(jobId, 1);
         long p2 = ns.maxCheckpointId(jobId, 2);
         EmbeddedEngine.await("both pipelines to checkpoint on after the refusal", WAIT,
@@ -74,19 +64,16 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         assertThat(kept).as("one savepoint once the root is usable").singleElement()
                 .satisfies(h -> assertThat(h.meta().manifest()).hasSize(2));
         assertThat(OverlayFailedSavepointTest.entries(blocker.resolve(".staging"))).as("no staging left").isEmpty();
-        Figures.record("overlay: refused savepoint (root unusable), RUNNING, checkpoints, savepoint once usable, ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     @Test
-    void theEnginesOwnRefusalOfASavepointLeavesTheJobRunning(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
+    @TimedScenario("overlay: refused savepoint (finished pipeline), RUNNING, checkpoint, cancel, ms")
+    void theEnginesOwnRefusalOfASavepointLeavesTheJobRunning(@TempDir Path dir, Namespace ns) throws Exception {
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
         Path conf = batchOfUnevenPipelines(dir);
         long jobId = engine.submitRunning(conf, WAIT);
         String finished = "pending checkpoint(" + Barrier.PREPARE_CLOSE_BARRIER_ID + "/1@" + jobId + ") notify finished";
-        EmbeddedEngine.await("pipeline 1's coordinator to finish", WAIT, () -> engineLog().contains(finished));
+        EmbeddedEngine.await("pipeline 1's coordinator to finish", WAIT, () -> EngineLog.text().contains(finished));
         // and the pipeline itself: 2.3.8's cancel (JobMaster, then SubPlan) and a pipeline's end (SubPlan, then
         // JobMaster) take the same two locks in opposite orders, and a cancel that meets pipeline 1's end hangs
         String pipeline1Finished = "pipelineId=1)\":{\"pipelineStatus\":\"FINISHED\"";
@@ -95,13 +82,9 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         EmbeddedEngine.await("a checkpoint of pipeline 2 after pipeline 1 finished", WAIT,
                 () -> ns.maxCheckpointId(jobId, 2) > before);
 
-        long t1 = System.nanoTime();
-        String told = refusedSavepoint(jobId);
-        engine.awaitStatus(jobId, "RUNNING", WAIT);
-        Figures.record("overlay: -s refused by a finished pipeline's coordinator, request to RUNNING again, ms",
-                KeepsakePluginScenariosTest.millisSince(t1));
-        assertThat(told).as("the -s caller's error").contains("Cannot start a savepoint of job " + jobId)
-                .contains("pipeline 1").contains("CheckpointCoordinator shutdown");
+        String told = refusedThenRunning(jobId,
+                "overlay: -s refused by a finished pipeline's coordinator, request to RUNNING again, ms");
+        assertThat(told).as("the -s caller's error").contains("pipeline 1").contains("CheckpointCoordinator shutdown");
         long p2 = ns.maxCheckpointId(jobId, 2);
         EmbeddedEngine.await("pipeline 2 to checkpoint on after the refusal", WAIT,
                 () -> ns.maxCheckpointId(jobId, 2) > p2);
@@ -111,8 +94,19 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
         assertThat(OverlayFailedSavepointTest.entries(ns.root().resolve("savepoint").resolve(Long.toString(jobId))))
                 .as("no staging left").isEmpty();
         engine.cancel(jobId);
-        Figures.record("overlay: refused savepoint (finished pipeline), RUNNING, checkpoint, cancel, ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
+    }
+
+    /**
+     * Asks for a savepoint, which must fail naming the job, and waits for the job to be RUNNING again;
+     * records how long that took as {@code figure} and returns the messages of the caller's exception chain.
+     */
+    private static String refusedThenRunning(long jobId, String figure) throws Exception {
+        long t1 = System.nanoTime();
+        String told = refusedSavepoint(jobId);
+        engine.awaitStatus(jobId, "RUNNING", WAIT);
+        Figures.record(figure, KeepsakePluginScenariosTest.millisSince(t1));
+        assertThat(told).as("the -s caller's error").contains("Cannot start a savepoint of job " + jobId);
+        return told;
     }
 
     /** Asks for a savepoint, which must fail; returns the messages of the caller's exception chain. */
@@ -136,14 +130,5 @@ class OverlaySavepointStatusTest extends WithEmbeddedEngine {
     /** A batch job: pipeline 1 of two FakeSource splits (about 2 s), pipeline 2 of many (longer than the test). */
     private static Path batchOfUnevenPipelines(Path dir) throws IOException {
         return Jobs.write(dir, "uneven", "BATCH", 1000, new int[] {2, Jobs.PROGRESS_SPLITS}, Map.of());
-    }
-
-    private static String engineLog() {
-        Path file = Path.of(System.getProperty("keepsake.engine.log", "target/engine-coordination.log"));
-        try {
-            return Files.exists(file) ? Files.readString(file) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

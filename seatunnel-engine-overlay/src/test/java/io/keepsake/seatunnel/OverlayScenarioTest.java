@@ -8,6 +8,7 @@ import io.keepsake.storage.SavepointHandle;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointManager;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * overlay is removed (a child JVM without its classes) and the plugin alone restores the same bundle.
  * The control runs the same stop-with-savepoint without the overlay: one bundle per pipeline.
  */
+@ExtendWith(ScenarioNamespace.class)
 class OverlayScenarioTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
@@ -40,25 +42,22 @@ class OverlayScenarioTest {
     }
 
     @Test
-    void twoPipelineSavepointIsOneBundleThatSurvivesFinishAndCancelAndRestoresWithoutTheOverlay(@TempDir Path dir)
-            throws Exception {
+    void twoPipelineSavepointIsOneBundleThatSurvivesFinishAndCancelAndRestoresWithoutTheOverlay(@TempDir Path dir,
+            Namespace ns, Savepoints savepoints) throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
         Map<String, String> config = Map.of("namespace", ns.root().toString());
         Path conf = OverlayJobs.write(dir, "two-pipelines", "BATCH", 2, SPLITS, 2000, Map.of());
 
         // 1. Stop with a savepoint on a first engine.
+        RunningJob job;
         long jobId;
         Map<Integer, Long> saved = new TreeMap<>();
         SavepointHandle bundle;
         try (EmbeddedEngine engine = EmbeddedEngine.start()) {
             engine.useStorage("keepsake", config, 5);
-            jobId = engine.submit(conf);
-            long job = jobId;
-            engine.awaitStatus(jobId, "RUNNING", WAIT);
-            EmbeddedEngine.await("a checkpoint of both pipelines", WAIT,
-                    () -> ns.maxCheckpointId(job, 1) >= 1 && ns.maxCheckpointId(job, 2) >= 1);
+            job = RunningJob.submit(engine, ns, conf, WAIT);
+            jobId = job.jobId();
+            job.awaitAbove("a checkpoint of both pipelines", 2, 0);
             engine.savepoint(jobId);
             ns.savepointFiles(jobId).forEach(f -> saved.put(f.pipelineId(), f.checkpointId()));
             assertThat(saved).as("a savepoint checkpoint file per pipeline").containsOnlyKeys(1, 2);
@@ -81,23 +80,21 @@ class OverlayScenarioTest {
         // 2. The upgrade: a new engine restores (-r) from the bundle and the job finishes.
         try (EmbeddedEngine engine = EmbeddedEngine.start()) {
             engine.useStorage("keepsake", config, 5);
-            long job = jobId;
             engine.restore(conf, jobId);
             engine.awaitStatus(jobId, "FINISHED", Duration.ofSeconds(150));
             for (int p = 1; p <= 2; p++) {
                 assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + p + ": restoring checkpoint "
                         + saved.get(p) + " from savepoint " + bundle.savepointId());
             }
-            EmbeddedEngine.await("the terminal cleanup after FINISHED", WAIT, () -> !Files.exists(ns.jobDir(job)));
+            EmbeddedEngine.await("the terminal cleanup after FINISHED", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
             assertThat(savepoints.list(jobId)).as("the bundle survives the finish").singleElement()
                     .extracting(SavepointHandle::savepointId).isEqualTo(bundle.savepointId());
 
             // 3. -r again: the bundle is all that is left, and it restores again; then cancel.
             restoreAfterFinish(engine, conf, jobId);
-            EmbeddedEngine.await("a checkpoint of both pipelines after the second restore", WAIT,
-                    () -> ns.maxCheckpointId(job, 1) > above && ns.maxCheckpointId(job, 2) > above);
-            engine.cancel(jobId);
-            EmbeddedEngine.await("the terminal cleanup after CANCELED", WAIT, () -> !Files.exists(ns.jobDir(job)));
+            RunningJob restored = job.on(engine);
+            restored.awaitAbove("a checkpoint of both pipelines after the second restore", 2, above);
+            restored.cancelAndAwaitCleanup("the terminal cleanup after CANCELED");
             assertThat(savepoints.list(jobId)).as("the bundle survives the cancel").singleElement()
                     .satisfies(h -> assertThat(savepoints.verify(h)).containsOnlyKeys(1, 2));
         }
@@ -109,7 +106,6 @@ class OverlayScenarioTest {
         try (OverlayChild child = OverlayChild.start(dir, "removed", false, "restore", conf, "keepsake",
                 Map.of("namespace", ns.root().toString(), "pipelines", "2", "job", Long.toString(jobId),
                         "above", Long.toString(above)))) {
-            assertThat(child.await("ENGINE-CLASS ", WAIT)).doesNotContain(OverlayChild.OVERLAY_CLASSES.toString());
             child.await("RESTORED", WAIT);
             child.await("CANCELED", WAIT);
             assertThat(child.awaitExit(WAIT)).isZero();
@@ -127,24 +123,21 @@ class OverlayScenarioTest {
 
     /** The control: the same two-pipeline stop-with-savepoint without the overlay keeps one bundle per pipeline. */
     @Test
-    void withoutTheOverlayTheSameSavepointIsOneBundlePerPipeline(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
+    @TimedScenario("overlay control (plugin alone, two pipelines: one bundle per pipeline), ms")
+    void withoutTheOverlayTheSameSavepointIsOneBundlePerPipeline(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         Path conf = OverlayJobs.write(dir, "control", "STREAMING", 2, Jobs.PROGRESS_SPLITS, 2000, Map.of());
         long jobId;
         try (OverlayChild child = OverlayChild.start(dir, "control", false, "savepoint", conf, "keepsake",
                 Map.of("namespace", ns.root().toString(), "pipelines", "2"))) {
-            assertThat(child.await("ENGINE-CLASS ", WAIT)).doesNotContain(OverlayChild.OVERLAY_CLASSES.toString());
-            jobId = Long.parseLong(child.await("JOB ", WAIT).substring(4).trim());
+            jobId = child.awaitJob(WAIT);
             child.await("SAVED", WAIT);
             assertThat(child.awaitExit(WAIT)).isZero();
         }
-        List<SavepointHandle> kept = Savepoints.local(ns).list(jobId);
+        List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).as("the plugin alone: one bundle per pipeline, not atomic together").hasSize(2)
                 .allSatisfy(h -> assertThat(h.meta().manifest()).hasSize(1));
         assertThat(kept).extracting(h -> h.meta().manifest().get(0).pipelineId()).containsExactlyInAnyOrder(1, 2);
-        Figures.record("overlay control (plugin alone, two pipelines: one bundle per pipeline), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     /** After a FINISHED run the engine may answer a restore with the finished run for a moment: submit until it runs. */

@@ -26,8 +26,8 @@ class DamagedSavepointRestoreTest {
     private static final Duration WAIT = Duration.ofSeconds(240);
 
     @Test
+    @TimedScenario("damaged older bundle (save, restore, SIGKILL, damaged old bundle, restore on a new engine), ms")
     void aDamagedOlderSavepointDoesNotStopANewEngineRestoringTheNewestCheckpoint(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
         Namespace ns = new Namespace(dir.resolve("ns"));
         Path conf = Jobs.streaming(dir, "damaged", 1, 1000);
         Map<String, String> config = Map.of("namespace", ns.root().toString());
@@ -36,7 +36,7 @@ class DamagedSavepointRestoreTest {
         long savepointId;
         Process child = SigkillRestoreTest.startChild(dir, ns, conf, "damaged", "then-restore");
         try {
-            jobId = SigkillRestoreTest.awaitJob(SigkillRestoreTest.lines(child), child);
+            jobId = SigkillRestoreTest.awaitJob(ChildEngines.lines(child, "child-stdout"), child);
             long job = jobId;
             EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(job).size() >= 2);
             Files.createFile(Path.of(ns.root() + ".savepoint-now"));
@@ -52,7 +52,7 @@ class DamagedSavepointRestoreTest {
                 return ns.maxCheckpointId(job, 1) >= saved + 3;
             });
         } finally {
-            SigkillRestoreTest.kill(child);
+            ChildEngines.kill(child);
         }
         long newest = ns.maxCheckpointId(jobId, 1);
         String bundle = KeepsakeCheckpointStorage.savepointId(savepointId, 1);
@@ -77,8 +77,6 @@ class DamagedSavepointRestoreTest {
             engine.cancel(jobId);
         }
         assertThat(Files.exists(metadata)).as("the damaged bundle stays until an operator deletes it").isTrue();
-        Figures.record("damaged older bundle (save, restore, SIGKILL, damaged old bundle, restore on a new engine), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     private static String stderrOf(Path file) {

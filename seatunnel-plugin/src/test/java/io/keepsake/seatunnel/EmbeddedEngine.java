@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -175,6 +177,18 @@ final class EmbeddedEngine implements AutoCloseable {
         client.getJobClient().savePointJob(jobId);
     }
 
+    /**
+     * Asks for a savepoint (as {@code seatunnel.sh -s jobId}) from another thread, waiting at most
+     * {@code answer} for the engine's answer, then waits up to {@code end} for the job to reach
+     * {@code status}; returns the milliseconds from the request to that status.
+     */
+    long savepointEndingIn(long jobId, String status, Duration answer, Duration end) throws Exception {
+        long t0 = System.nanoTime();
+        CompletableFuture.runAsync(() -> requestSavepoint(jobId)).get(answer.toSeconds(), TimeUnit.SECONDS);
+        awaitStatus(jobId, status, end);
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
     /** The engine's detailed status of a job, as {@code seatunnel.sh -j jobId} prints it. */
     String detail(long jobId) {
         return client.getJobClient().getJobDetailStatus(jobId);
@@ -226,7 +240,7 @@ final class EmbeddedEngine implements AutoCloseable {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
             if (Thread.currentThread().isInterrupted()) {
                 throw new AssertionError("Interrupted while polling the engine");
             }

@@ -3,13 +3,10 @@ package io.keepsake.seatunnel;
 import org.apache.seatunnel.engine.common.config.ConfigProvider;
 import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,18 +125,7 @@ final class EngineCluster implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectError(logDir.resolve("member-" + run + ".err").toFile());
         Process process = pb.start();
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // the member was killed
-            }
-        }, "member-" + run + "-stdout");
-        reader.setDaemon(true);
-        reader.start();
+        List<String> lines = ChildEngines.lines(process, "member-" + run + "-stdout", new CopyOnWriteArrayList<>());
         Member m = new Member(member, port, process, lines, engineLog, pluginLog);
         members.add(m);
         return m;

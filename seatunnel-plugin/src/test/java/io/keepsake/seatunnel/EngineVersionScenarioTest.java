@@ -42,29 +42,23 @@ class EngineVersionScenarioTest extends WithEmbeddedEngine {
     }
 
     @Test
-    void savepointIsKeptAndTheJobRestoresFromIt(@TempDir Path dir) throws Exception {
+    void savepointIsKeptAndTheJobRestoresFromIt(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
         engine.useStorage("keepsake", Map.of("namespace", ns.root().toString()), 5);
-        Path conf = Jobs.streaming(dir, "version", 1, 1000);
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
-        engine.savepoint(jobId);
-        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+        RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "version", 1, 1000), WAIT);
+        long jobId = job.jobId();
+        long savepointId = job.savepointAfter(2);
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).singleElement().satisfies(h -> assertThat(h.savepointId())
                 .isEqualTo(KeepsakeCheckpointStorage.savepointId(savepointId, 1)));
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
 
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
+        job.restoreAbove(savepointId, "a checkpoint after the restore");
         long firstAfterRestore = ns.checkpoints(jobId).stream().mapToLong(Namespace.CheckpointFile::checkpointId)
                 .filter(id -> id > savepointId).min().orElseThrow();
         assertThat(firstAfterRestore).as("the restored run continues from the savepoint").isEqualTo(savepointId + 1);
-        engine.cancel(jobId);
-        assertThat(savepoints.list(jobId)).as("the savepoint stays after the cancel").hasSize(1);
+        job.cancelKeeping(savepoints, 1);
         Figures.record("core scenario on SeaTunnel "
                 + implementationVersion(org.apache.seatunnel.engine.server.SeaTunnelServer.class) + ", ms",
                 KeepsakePluginScenariosTest.millisSince(t0));

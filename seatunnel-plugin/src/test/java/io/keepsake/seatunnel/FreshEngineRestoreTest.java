@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,37 +19,30 @@ class FreshEngineRestoreTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
+    @TimedScenario("scenario 7 (save on one engine, restore on a fresh one; two engine starts), ms")
     void aFreshEngineRestoresAJobThePreviousEngineSaved(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         Map<String, String> config = Map.of("namespace", ns.root().toString());
-        Path conf = Jobs.streaming(dir, "fresh", 1, 1000);
-
-        long jobId;
+        RunningJob job;
         long savepointId;
         try (EmbeddedEngine first = EmbeddedEngine.start()) {
             first.useStorage("keepsake", config, 5);
-            jobId = first.submit(conf);
-            first.awaitStatus(jobId, "RUNNING", WAIT);
-            EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
-            first.savepoint(jobId);
-            savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+            job = RunningJob.submit(first, ns, Jobs.streaming(dir, "fresh", 1, 1000), WAIT);
+            savepointId = job.savepointAfter(2);
         }
 
+        long jobId = job.jobId();
         try (EmbeddedEngine second = EmbeddedEngine.start()) {
             second.useStorage("keepsake", config, 5);
-            second.restoreRunning(conf, jobId, WAIT);
-            EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
+            RunningJob restored = job.on(second);
+            restored.restoreAbove(savepointId, "a checkpoint after the restore");
             assertThat(ns.checkpoints(jobId)).as("checkpoint ids continue from the savepoint's + 1")
                     .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(savepointId + 1));
-            second.cancel(jobId);
-            EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+            restored.cancelAndAwaitCleanup("the terminal cleanup");
             List<SavepointHandle> kept = savepoints.list(jobId);
             assertThat(kept).singleElement()
                     .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId));
             assertThat(savepoints.verify(kept.get(0))).containsOnlyKeys(1);
         }
-        Figures.record("scenario 7 (save on one engine, restore on a fresh one; two engine starts), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 }

@@ -9,12 +9,16 @@ import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorag
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,6 +34,8 @@ public final class HangingSavepointStorageFactory implements CheckpointStorageFa
 
     static final String IDENTIFIER = "keepsake-hang-savepoint";
     static final String MARKER = "test.hang-marker";
+    /** The calls that store a state; every other call is forwarded as it is. */
+    private static final Set<String> STORES = Set.of("storeCheckPoint", "asyncStoreCheckPoint");
 
     @Override
     public String factoryIdentifier() {
@@ -41,21 +47,28 @@ public final class HangingSavepointStorageFactory implements CheckpointStorageFa
         Map<String, String> keepsake = new HashMap<>(config);
         Path marker = Path.of(keepsake.remove(MARKER));
         CheckpointStorage delegate = new KeepsakeCheckpointStorageFactory().create(keepsake);
-        return new Hanging(delegate, marker);
+        Hanging hanging = new Hanging(delegate, marker);
+        return (CheckpointStorage) Proxy.newProxyInstance(CheckpointStorage.class.getClassLoader(),
+                new Class<?>[] {CheckpointStorage.class}, hanging);
     }
 
-    /** Forwards every call; hangs the first savepoint store. */
-    private record Hanging(CheckpointStorage delegate, Path marker) implements CheckpointStorage {
+    /** Forwards every call of the storage; hangs the first savepoint store. */
+    private record Hanging(CheckpointStorage delegate, Path marker) implements InvocationHandler {
 
         @Override
-        public String storeCheckPoint(PipelineState state) throws CheckpointStorageException {
-            if (LegacyCheckpointCodec.decodeCheckpoint(state.getStates(), "test").checkpointType()
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            if (STORES.contains(method.getName()) && args[0] instanceof PipelineState state
+                    && LegacyCheckpointCodec.decodeCheckpoint(state.getStates(), "test").checkpointType()
                     == CheckpointType.SAVEPOINT_TYPE && claimMarker(state)) {
                 while (true) {
                     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // until the parent kills this JVM
                 }
             }
-            return delegate.storeCheckPoint(state);
+            try {
+                return method.invoke(delegate, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
         }
 
         private boolean claimMarker(PipelineState state) {
@@ -68,56 +81,6 @@ public final class HangingSavepointStorageFactory implements CheckpointStorageFa
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }
-
-        @Override
-        public void asyncStoreCheckPoint(PipelineState state) throws CheckpointStorageException {
-            storeCheckPoint(state);
-        }
-
-        @Override
-        public List<PipelineState> getAllCheckpoints(String jobId) throws CheckpointStorageException {
-            return delegate.getAllCheckpoints(jobId);
-        }
-
-        @Override
-        public List<PipelineState> getLatestCheckpoint(String jobId) throws CheckpointStorageException {
-            return delegate.getLatestCheckpoint(jobId);
-        }
-
-        @Override
-        public PipelineState getLatestCheckpointByJobIdAndPipelineId(String jobId, String pipelineId)
-                throws CheckpointStorageException {
-            return delegate.getLatestCheckpointByJobIdAndPipelineId(jobId, pipelineId);
-        }
-
-        @Override
-        public List<PipelineState> getCheckpointsByJobIdAndPipelineId(String jobId, String pipelineId)
-                throws CheckpointStorageException {
-            return delegate.getCheckpointsByJobIdAndPipelineId(jobId, pipelineId);
-        }
-
-        @Override
-        public PipelineState getCheckpoint(String jobId, String pipelineId, String checkpointId)
-                throws CheckpointStorageException {
-            return delegate.getCheckpoint(jobId, pipelineId, checkpointId);
-        }
-
-        @Override
-        public void deleteCheckpoint(String jobId) {
-            delegate.deleteCheckpoint(jobId);
-        }
-
-        @Override
-        public void deleteCheckpoint(String jobId, String pipelineId, String checkpointId)
-                throws CheckpointStorageException {
-            delegate.deleteCheckpoint(jobId, pipelineId, checkpointId);
-        }
-
-        @Override
-        public void deleteCheckpoint(String jobId, String pipelineId, List<String> checkpointIdList)
-                throws CheckpointStorageException {
-            delegate.deleteCheckpoint(jobId, pipelineId, checkpointIdList);
         }
     }
 }

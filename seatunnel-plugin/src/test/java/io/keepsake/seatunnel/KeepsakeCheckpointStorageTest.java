@@ -145,6 +145,18 @@ class KeepsakeCheckpointStorageTest {
         Files.write(file, bytes);
     }
 
+    /**
+     * Restores pipeline 1 of the job, which must give back the state stored as {@code checkpointId}
+     * of {@code type}; returns what the plugin logged meanwhile.
+     */
+    private String restoresLogging(long checkpointId, CheckpointType type) throws Exception {
+        String before = PluginLog.text();
+        PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
+        assertThat(latest.getCheckpointId()).isEqualTo(checkpointId);
+        assertThat(latest.getStates()).isEqualTo(state(1, checkpointId, type).getStates());
+        return PluginLog.text().substring(before.length());
+    }
+
     @Test
     void aDamagedOlderSavepointDoesNotBlockRestoringNewerCheckpoints() throws Exception {
         storage.storeCheckPoint(state(1, 3, CheckpointType.SAVEPOINT_TYPE));
@@ -153,13 +165,10 @@ class KeepsakeCheckpointStorageTest {
         }
         flipOneByte(bundleFile(3, 1, "_metadata.ser"));
         flipOneByte(payloadIn(bundleFile(3, 1, ""), 1));
-        String before = PluginLog.text();
 
-        PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
+        String log = restoresLogging(6, CheckpointType.CHECKPOINT_TYPE);
 
-        assertThat(latest.getCheckpointId()).isEqualTo(6);
-        assertThat(latest.getStates()).isEqualTo(state(1, 6, CheckpointType.CHECKPOINT_TYPE).getStates());
-        assertThat(PluginLog.text().substring(before.length())).as("the older bundle is not even read")
+        assertThat(log).as("the older bundle is not even read")
                 .doesNotContain(KeepsakeCheckpointStorage.savepointId(3, 1));
     }
 
@@ -172,13 +181,9 @@ class KeepsakeCheckpointStorageTest {
         storage.deleteCheckpoint(JOB);
         flipOneByte(bundleFile(5, 1, "_metadata.ser"));
         flipOneByte(payloadIn(bundleFile(4, 1, ""), 1));
-        String before = PluginLog.text();
 
-        PipelineState latest = storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1");
+        String log = restoresLogging(2, CheckpointType.SAVEPOINT_TYPE);
 
-        assertThat(latest.getCheckpointId()).isEqualTo(2);
-        assertThat(latest.getStates()).isEqualTo(state(1, 2, CheckpointType.SAVEPOINT_TYPE).getStates());
-        String log = PluginLog.text().substring(before.length());
         assertThat(log).contains("ERROR").contains("Skipped savepoint " + KeepsakeCheckpointStorage.savepointId(5, 1)
                         + " of job 977")
                 .contains("Skipped savepoint " + KeepsakeCheckpointStorage.savepointId(4, 1) + " of job 977")

@@ -31,19 +31,20 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         return Map.of("namespace", ns.root().toString());
     }
 
+    /** Chooses the Keepsake plugin on {@code ns} and submits a streaming job of one pipeline. */
+    private static RunningJob submitStreaming(Namespace ns, Path dir, String name) throws Exception {
+        engine.useStorage("keepsake", keepsake(ns), 5);
+        return RunningJob.submit(engine, ns, Jobs.streaming(dir, name, 1, 1000), WAIT);
+    }
+
     /** Scenario 2: stream, savepoint, restore, cancel; the savepoint survives and restores again. */
     @Test
-    void savepointSurvivesCancelOfTheRestoredJobAndRestoresAgain(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
-        engine.useStorage("keepsake", keepsake(ns), 5);
-        Path conf = Jobs.streaming(dir, "stream", 1, 1000);
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
-        engine.savepoint(jobId);
-        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+    @TimedScenario("scenario 2 (stream, savepoint, restore, cancel, restore again, cancel), ms")
+    void savepointSurvivesCancelOfTheRestoredJobAndRestoresAgain(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
+        RunningJob job = submitStreaming(ns, dir, "stream");
+        long jobId = job.jobId();
+        long savepointId = job.savepointAfter(2);
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).singleElement().satisfies(h -> {
             assertThat(h.savepointId()).isEqualTo(KeepsakeCheckpointStorage.savepointId(savepointId, 1));
@@ -51,10 +52,8 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
             assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId);
         });
 
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
-        engine.cancel(jobId);
-        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+        job.restoreAbove(savepointId, "a checkpoint after the restore");
+        job.cancelAndAwaitCleanup("the terminal cleanup");
 
         List<SavepointHandle> afterCancel = savepoints.list(jobId);
         assertThat(afterCancel).as("the savepoint survives the cancel").hasSize(1);
@@ -62,15 +61,13 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         assertThat(verified).containsOnlyKeys(1);
         assertThat(verified.get(1).checkpointId()).isEqualTo(savepointId);
 
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the second restore", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        job.restore();
+        job.awaitCheckpoints(1);
         assertThat(ns.checkpoints(jobId)).as("checkpoint ids continue after the savepoint")
                 .allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointId));
         assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline 1: newest state is savepoint "
                 + KeepsakeCheckpointStorage.savepointId(savepointId, 1));
-        engine.cancel(jobId);
-        assertThat(savepoints.list(jobId)).hasSize(1);
-        Figures.record("scenario 2 (stream, savepoint, restore, cancel, restore again, cancel), ms", millisSince(t0));
+        job.cancelKeeping(savepoints, 1);
     }
 
     /**
@@ -80,19 +77,13 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
      * then restores it and the job's checkpoint ids continue above it.
      */
     @Test
-    void anOperatorRestoresAChosenOlderSavepointPreparedWithTheTool(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
-        engine.useStorage("keepsake", keepsake(ns), 5);
-        Path conf = Jobs.streaming(dir, "chosen", 1, 1000);
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
-        engine.savepoint(jobId);
-        long first = ns.savepointFiles(jobId).get(0).checkpointId();
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("two checkpoints after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) >= first + 2);
+    @TimedScenario("prepare-restore (two savepoints, prepare-restore of the first, restore), ms")
+    void anOperatorRestoresAChosenOlderSavepointPreparedWithTheTool(@TempDir Path dir, Namespace ns,
+                                                                    Savepoints savepoints) throws Exception {
+        RunningJob job = submitStreaming(ns, dir, "chosen");
+        long jobId = job.jobId();
+        long first = job.savepointAfter(2);
+        job.restoreAbove(first + 1, "two checkpoints after the restore");
         engine.savepoint(jobId);
         long second = ns.maxCheckpointId(jobId, 1);
         assertThat(savepoints.list(jobId)).hasSize(2);
@@ -118,28 +109,22 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         assertThat(written.taskStates()).as("the prepared file holds the chosen savepoint's state")
                 .isEqualTo(savepoints.verify(firstHandle).get(1).taskStates());
 
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > restoresAs);
+        job.restoreAbove(restoresAs, "a checkpoint after the restore");
         assertThat(ns.checkpoints(jobId)).as("the engine restored the prepared state: ids continue from %s", restoresAs)
                 .anySatisfy(f -> assertThat(f.checkpointId()).isEqualTo(restoresAs + 1));
-        engine.cancel(jobId);
-        assertThat(savepoints.list(jobId)).as("both savepoints stay").hasSize(2);
-        Figures.record("prepare-restore (two savepoints, prepare-restore of the first, restore), ms", millisSince(t0));
+        job.cancelKeeping(savepoints, 2);
     }
 
     /** Scenario 3: a restored batch job reaching FINISHED keeps its savepoint. */
     @Test
-    void restoredBatchJobFinishingKeepsTheSavepoint(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
+    @TimedScenario("scenario 3 (batch, savepoint, restore, FINISHED), ms")
+    void restoredBatchJobFinishingKeepsTheSavepoint(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         engine.useStorage("keepsake", keepsake(ns), 5);
         Path conf = Jobs.batch(dir, "batch", 8, 1000);
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("a checkpoint", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
-        engine.savepoint(jobId);
-        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
+        RunningJob job = RunningJob.submit(engine, ns, conf, WAIT);
+        long jobId = job.jobId();
+        long savepointId = job.savepointAfter(1);
 
         engine.restore(conf, jobId);
         engine.awaitStatus(jobId, "FINISHED", WAIT);
@@ -148,31 +133,26 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).as("the savepoint survives FINISHED").hasSize(1);
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
-        Figures.record("scenario 3 (batch, savepoint, restore, FINISHED), ms", millisSince(t0));
     }
 
     /** Scenario 4: both pipelines of a two-pipeline job keep and restore their savepoint state. */
     @Test
-    void everyPipelineOfATwoPipelineJobIsKeptAndRestored(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
+    @TimedScenario("scenario 4 (two pipelines), ms")
+    void everyPipelineOfATwoPipelineJobIsKeptAndRestored(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         engine.useStorage("keepsake", keepsake(ns), 5);
-        Path conf = Jobs.streaming(dir, "two-pipelines", 2, 1000);
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("checkpoints of both pipelines", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) >= 1 && ns.maxCheckpointId(jobId, 2) >= 1);
+        RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "two-pipelines", 2, 1000), WAIT);
+        long jobId = job.jobId();
+        job.awaitAbove("checkpoints of both pipelines", 2, 0);
         engine.savepoint(jobId);
         Map<Integer, Long> savepointIds = new HashMap<>();
         ns.savepointFiles(jobId).forEach(f -> savepointIds.put(f.pipelineId(), f.checkpointId()));
         assertThat(savepointIds).containsOnlyKeys(1, 2);
 
-        engine.restoreRunning(conf, jobId, WAIT);
+        job.restore();
         EmbeddedEngine.await("checkpoints of both pipelines after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) > savepointIds.get(1) && ns.maxCheckpointId(jobId, 2) > savepointIds.get(2));
-        engine.cancel(jobId);
-        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+        job.cancelAndAwaitCleanup("the terminal cleanup");
 
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).extracting(SavepointHandle::savepointId).containsExactlyInAnyOrder(
@@ -182,107 +162,84 @@ class KeepsakePluginScenariosTest extends WithEmbeddedEngine {
             assertThat(savepoints.verify(h)).hasSize(1);
         }
 
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("checkpoints of both pipelines after the restore", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) > 0 && ns.maxCheckpointId(jobId, 2) > 0);
+        job.restore();
+        job.awaitAbove("checkpoints of both pipelines after the restore", 2, 0);
         for (int p = 1; p <= 2; p++) {
             int pipeline = p;
             assertThat(ns.checkpoints(jobId)).filteredOn(f -> f.pipelineId() == pipeline)
                     .allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointIds.get(pipeline)));
             assertThat(PluginLog.text()).contains("Job " + jobId + " pipeline " + p + ": newest state is savepoint");
         }
-        engine.cancel(jobId);
-        assertThat(savepoints.list(jobId)).hasSize(2);
-        Figures.record("scenario 4 (two pipelines), ms", millisSince(t0));
+        job.cancelKeeping(savepoints, 2);
     }
 
     /** Scenario 5: with max-retained 2, checkpoints rotate and the savepoint does not. */
     @Test
-    void rotationRemovesCheckpointsButNeverSavepoints(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
+    @TimedScenario("scenario 5 (rotation, max-retained 2), ms")
+    void rotationRemovesCheckpointsButNeverSavepoints(@TempDir Path dir, Namespace ns, Savepoints savepoints)
+            throws Exception {
         engine.useStorage("keepsake", keepsake(ns), 2);
-        Path conf = Jobs.streaming(dir, "rotation", 1, 500);
-
-        long jobId = engine.submitRunning(conf, WAIT);
+        RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "rotation", 1, 500), WAIT);
+        long jobId = job.jobId();
         EmbeddedEngine.await("rotation of the first checkpoints", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= 4 && ns.checkpoints(jobId).stream().noneMatch(f -> f.checkpointId() == 1));
         engine.savepoint(jobId);
         long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
 
-        engine.restoreRunning(conf, jobId, WAIT);
+        job.restore();
         EmbeddedEngine.await("rotation of the first checkpoint after the restore", WAIT,
                 () -> ns.maxCheckpointId(jobId, 1) >= savepointId + 4
                         && ns.checkpoints(jobId).stream().noneMatch(f -> f.checkpointId() == savepointId + 1));
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).as("the savepoint does not rotate").singleElement()
                 .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(savepointId));
-        engine.cancel(jobId);
-        assertThat(savepoints.list(jobId)).hasSize(1);
-        Figures.record("scenario 5 (rotation, max-retained 2), ms", millisSince(t0));
+        job.cancelKeeping(savepoints, 1);
     }
 
     /** Scenario 6: a namespace written by SeaTunnel's own plugin is taken over, and switching back works. */
     @Test
-    void namespaceOfSeatunnelsOwnPluginIsTakenOverAndSwitchingBackWorks(@TempDir Path dir) throws Exception {
-        long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
-        Savepoints savepoints = Savepoints.local(ns);
-        Path conf = Jobs.streaming(dir, "switch", 1, 1000);
-
+    @TimedScenario("scenario 6 (take over a SeaTunnel namespace, switch back), ms")
+    void namespaceOfSeatunnelsOwnPluginIsTakenOverAndSwitchingBackWorks(@TempDir Path dir, Namespace ns,
+                                                                       Savepoints savepoints) throws Exception {
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
-        engine.savepoint(jobId);
-        long seatunnelSavepoint = ns.savepointFiles(jobId).get(0).checkpointId();
+        RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "switch", 1, 1000), WAIT);
+        long jobId = job.jobId();
+        long seatunnelSavepoint = job.savepointAfter(2);
 
         engine.useStorage("keepsake", keepsake(ns), 5);
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the take-over", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) > seatunnelSavepoint);
+        job.restoreAbove(seatunnelSavepoint, "a checkpoint after the take-over");
         engine.savepoint(jobId);
         long keepsakeSavepoint = ns.maxCheckpointId(jobId, 1);
         assertThat(savepoints.list(jobId)).singleElement()
                 .satisfies(h -> assertThat(h.meta().entryForPipeline(1).checkpointId()).isEqualTo(keepsakeSavepoint));
 
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after switching back", WAIT,
-                () -> ns.maxCheckpointId(jobId, 1) > keepsakeSavepoint);
-        engine.cancel(jobId);
-        EmbeddedEngine.await("SeaTunnel's terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+        job.restoreAbove(keepsakeSavepoint, "a checkpoint after switching back");
+        job.cancelAndAwaitCleanup("SeaTunnel's terminal cleanup");
         assertThat(savepoints.list(jobId)).as("SeaTunnel's cleanup does not reach the savepoint root").hasSize(1);
-        Figures.record("scenario 6 (take over a SeaTunnel namespace, switch back), ms", millisSince(t0));
     }
 
     /** Scenario 9: the hdfs backend through the plugin, on file:/// with the engine's Hadoop 3.1.4. */
     @Test
-    void hdfsBackendOnTheEnginesHadoopKeepsTheSavepoint(@TempDir Path dir) throws Exception {
+    void hdfsBackendOnTheEnginesHadoopKeepsTheSavepoint(@TempDir Path dir, Namespace ns) throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
         Map<String, String> config = Map.of("namespace", ns.root().toString(), "storage.type", "hdfs",
                 "fs.defaultFS", "file:///");
         Savepoints savepoints = new Savepoints("hdfs", Map.of("namespace", ns.root().toString(),
                 "storage.type", "local", "fs.defaultFS", "file:///"));
         engine.useStorage("keepsake", config, 5);
-        Path conf = Jobs.streaming(dir, "hdfs", 1, 1000);
-
-        long jobId = engine.submitRunning(conf, WAIT);
-        EmbeddedEngine.await("two checkpoints", WAIT, () -> ns.checkpoints(jobId).size() >= 2);
-        engine.savepoint(jobId);
-        long savepointId = ns.savepointFiles(jobId).get(0).checkpointId();
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> ns.maxCheckpointId(jobId, 1) > savepointId);
-        engine.cancel(jobId);
-        EmbeddedEngine.await("the terminal cleanup", WAIT, () -> !Files.exists(ns.jobDir(jobId)));
+        RunningJob job = RunningJob.submit(engine, ns, Jobs.streaming(dir, "hdfs", 1, 1000), WAIT);
+        long jobId = job.jobId();
+        long savepointId = job.savepointAfter(2);
+        job.restoreAbove(savepointId, "a checkpoint after the restore");
+        job.cancelAndAwaitCleanup("the terminal cleanup");
 
         List<SavepointHandle> kept = savepoints.list(jobId);
         assertThat(kept).hasSize(1);
         assertThat(savepoints.verify(kept.get(0)).get(1).checkpointId()).isEqualTo(savepointId);
         assertThat(org.apache.hadoop.util.VersionInfo.getVersion()).startsWith("3.1.4");
-        engine.restoreRunning(conf, jobId, WAIT);
-        EmbeddedEngine.await("a checkpoint after the restore", WAIT, () -> !ns.checkpoints(jobId).isEmpty());
+        job.restore();
+        job.awaitCheckpoints(1);
         assertThat(ns.checkpoints(jobId)).allSatisfy(f -> assertThat(f.checkpointId()).isGreaterThan(savepointId));
         engine.cancel(jobId);
         Figures.record("scenario 9 (hdfs backend on file:///, Hadoop "

@@ -14,8 +14,13 @@ final class PluginLog {
     }
 
     static String text() {
+        return read(FILE);
+    }
+
+    /** What a log file of this JVM or a child holds so far; empty before its first line. */
+    static String read(Path file) {
         try {
-            return Files.exists(FILE) ? Files.readString(FILE) : "";
+            return Files.exists(file) ? Files.readString(file) : "";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

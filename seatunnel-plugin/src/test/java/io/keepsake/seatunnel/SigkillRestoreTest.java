@@ -9,16 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,21 +30,21 @@ class SigkillRestoreTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
+    @TimedScenario("scenario 8 (two SIGKILLed child engines, restore in a new engine), ms")
     void killedEngineNeverLeavesTornStateAndANewEngineRestores(@TempDir Path dir, Namespace ns, Savepoints savepoints)
             throws Exception {
-        long t0 = System.nanoTime();
         Path conf = Jobs.streaming(dir, "crash", 1, 200);
 
         // Round 1: killed between and during checkpoints (200 ms interval, rotation to 3).
         long checkpointingJob;
         Process child = startChild(dir, ns, conf, "checkpointing");
         try {
-            BlockingQueue<String> lines = lines(child);
+            BlockingQueue<String> lines = ChildEngines.lines(child, "child-stdout");
             checkpointingJob = awaitJob(lines, child);
             long job = checkpointingJob;
             EmbeddedEngine.await("five checkpoints", WAIT, () -> ns.maxCheckpointId(job, 1) >= 5);
         } finally {
-            kill(child);
+            ChildEngines.kill(child);
         }
 
         // Round 2: killed while saving: at the first sight of the savepoint's staging directory.
@@ -56,7 +52,7 @@ class SigkillRestoreTest {
         String killedAt;
         child = startChild(dir, ns, conf, "saving");
         try {
-            BlockingQueue<String> lines = lines(child);
+            BlockingQueue<String> lines = ChildEngines.lines(child, "child-stdout");
             savingJob = awaitJob(lines, child);
             long job = savingJob;
             EmbeddedEngine.await("three checkpoints", WAIT, () -> ns.maxCheckpointId(job, 1) >= 3);
@@ -78,7 +74,7 @@ class SigkillRestoreTest {
             }
             child.destroyForcibly();
         } finally {
-            kill(child);
+            ChildEngines.kill(child);
         }
         Figures.record("scenario 8: second child killed while saving at", killedAt);
 
@@ -111,8 +107,6 @@ class SigkillRestoreTest {
                 engine.cancel(job);
             }
         }
-        Figures.record("scenario 8 (two SIGKILLed child engines, restore in a new engine), ms",
-                KeepsakePluginScenariosTest.millisSince(t0));
     }
 
     static boolean hasChild(Path dir, String... except) {
@@ -134,22 +128,6 @@ class SigkillRestoreTest {
         return pb.start();
     }
 
-    static BlockingQueue<String> lines(Process child) {
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException ignored) {
-                // the child was killed
-            }
-        }, "child-stdout");
-        reader.setDaemon(true);
-        reader.start();
-        return lines;
-    }
-
     static long awaitJob(BlockingQueue<String> lines, Process child) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
@@ -162,12 +140,5 @@ class SigkillRestoreTest {
             }
         }
         throw new AssertionError("The child engine did not run its job within " + WAIT);
-    }
-
-    static void kill(Process child) throws InterruptedException {
-        child.destroyForcibly();
-        if (!child.waitFor(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("The child engine did not die after SIGKILL");
-        }
     }
 }
