@@ -99,18 +99,9 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
         return conditionalWrites;
     }
 
-    AzurePath path(String path) {
+    @Override
+    protected AzurePath path(String path) {
         return AzurePath.parse(path, account, defaultContainer);
-    }
-
-    @Override
-    protected AzurePath locate(String path) {
-        return path(path);
-    }
-
-    @Override
-    protected AzurePath locate(String container, String name) {
-        return new AzurePath(container, name);
     }
 
     BlobClient blob(AzurePath p) {

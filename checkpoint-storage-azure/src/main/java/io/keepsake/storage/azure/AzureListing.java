@@ -77,7 +77,7 @@ final class AzureListing {
 
     /** What is at {@code p}: a blob, or a prefix with blobs below it (a directory), or nothing. */
     Optional<FileStatus> stat(AzurePath p, String path) throws IOException {
-        String name = p.name().substring(p.name().lastIndexOf('/') + 1);
+        String name = p.lastSegment();
         if (!p.name().isEmpty()) {
             var props = fs.properties(p);
             if (props.isPresent()) {

@@ -16,7 +16,7 @@ import java.util.Locale;
  * @param container the container
  * @param name      the blob name, {@code ""} for the top of the container
  */
-record AzurePath(String container, String name) implements ObjectLocation {
+record AzurePath(String container, String name) implements ObjectLocation<AzurePath> {
 
     /** The scheme every path is written with. */
     static final String SCHEME = "azure://";
@@ -73,15 +73,14 @@ record AzurePath(String container, String name) implements ObjectLocation {
         return new AzurePath(container, ObjectLocation.withoutTrailingSlashes(rest));
     }
 
-    /** The container. */
     @Override
-    public String scope() {
-        return container;
+    public AzurePath parent() {
+        return new AzurePath(container, parentName());
     }
 
     /** The path as written: {@code azure://container/name}. */
     @Override
     public String toString() {
-        return ObjectLocation.written(SCHEME, this);
+        return ObjectLocation.written(SCHEME, container, name);
     }
 }

@@ -121,18 +121,9 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
         return description;
     }
 
-    S3Path path(String path) {
+    @Override
+    protected S3Path path(String path) {
         return S3Path.parse(path, defaultBucket);
-    }
-
-    @Override
-    protected S3Path locate(String path) {
-        return path(path);
-    }
-
-    @Override
-    protected S3Path locate(String bucket, String key) {
-        return new S3Path(bucket, key);
     }
 
     // ----------------------------------------------------------------- writes

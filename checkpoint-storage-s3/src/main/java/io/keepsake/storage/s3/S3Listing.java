@@ -61,7 +61,7 @@ final class S3Listing {
 
     /** What is at {@code p}: an object, or a prefix with objects below it (a directory), or nothing. */
     Optional<FileStatus> stat(S3Path p, String path) throws IOException {
-        String name = p.key().substring(p.key().lastIndexOf('/') + 1);
+        String name = p.lastSegment();
         if (!p.key().isEmpty()) {
             Optional<HeadObjectResponse> head = fs.headObject(p);
             if (head.isPresent()) {

@@ -13,7 +13,7 @@ import java.util.Locale;
  * @param bucket the bucket
  * @param key    the key, {@code ""} for the top of the bucket
  */
-record S3Path(String bucket, String key) implements ObjectLocation {
+record S3Path(String bucket, String key) implements ObjectLocation<S3Path> {
 
     /** The scheme every path is written with. */
     static final String SCHEME = "s3://";
@@ -45,21 +45,20 @@ record S3Path(String bucket, String key) implements ObjectLocation {
         return new S3Path(bucket, ObjectLocation.withoutTrailingSlashes(rest));
     }
 
-    /** The bucket. */
-    @Override
-    public String scope() {
-        return bucket;
-    }
-
     /** The key. */
     @Override
     public String name() {
         return key;
     }
 
+    @Override
+    public S3Path parent() {
+        return new S3Path(bucket, parentName());
+    }
+
     /** The path as written: {@code s3://bucket/key}. */
     @Override
     public String toString() {
-        return ObjectLocation.written(SCHEME, this);
+        return ObjectLocation.written(SCHEME, bucket, key);
     }
 }

@@ -3,14 +3,16 @@ package io.keepsake.storage.spi.objectstore;
 /**
  * A place on an object store: a bucket (or container) and a name in it without leading or
  * trailing slash, {@code ""} for the bucket's top. "Directories" are name prefixes.
+ *
+ * @param <L> the backend's location type
  */
-public interface ObjectLocation {
-
-    /** The bucket or container. */
-    String scope();
+public interface ObjectLocation<L extends ObjectLocation<L>> {
 
     /** The name in the bucket, {@code ""} for its top. */
     String name();
+
+    /** The directory holding this location, in the same bucket: the one named {@link #parentName()}. */
+    L parent();
 
     /** The name prefix of the "directory" this location stands for: {@code name/}, or {@code ""} at the top. */
     default String directoryPrefix() {
@@ -38,8 +40,7 @@ public interface ObjectLocation {
     }
 
     /** A location as written: {@code scheme}, the bucket, and {@code /name} unless at the top. */
-    static String written(String scheme, ObjectLocation location) {
-        return location.name().isEmpty() ? scheme + location.scope()
-                : scheme + location.scope() + "/" + location.name();
+    static String written(String scheme, String scope, String name) {
+        return name.isEmpty() ? scheme + scope : scheme + scope + "/" + name;
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -23,7 +24,7 @@ import java.util.Set;
  *
  * @param <P> the backend's location type
  */
-public abstract class ObjectStoreFileSystem<P extends ObjectLocation> implements StorageFileSystem {
+public abstract class ObjectStoreFileSystem<P extends ObjectLocation<P>> implements StorageFileSystem {
 
     /** What messages call the store: "S3", "Azure". */
     private final String store;
@@ -42,7 +43,7 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation> implements
      * @param description       where the store is (its endpoint), for messages
      */
     protected ObjectStoreFileSystem(String store, boolean conditionalWrites, String description) {
-        this.store = store;
+        this.store = Objects.requireNonNull(store, "store");
         this.conditionalWrites = conditionalWrites;
         this.description = description;
     }
@@ -52,10 +53,7 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation> implements
      *
      * @throws InvalidStorageArgumentException when the path has another form or names no bucket
      */
-    protected abstract P locate(String path);
-
-    /** The location {@code name} in the bucket {@code scope}. */
-    protected abstract P locate(String scope, String name);
+    protected abstract P path(String path);
 
     /**
      * The location of a file at {@code path}.
@@ -88,7 +86,7 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation> implements
     @Override
     public final SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
         P p = requireFile(path);
-        P parent = locate(p.scope(), p.parentName());
+        P parent = p.parent();
         if (!parent.name().isEmpty() && !anyBelow(parent, path)) {
             throw new NoSuchFileException(path, parent.toString(), "the parent directory is missing");
         }
@@ -97,7 +95,7 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation> implements
 
     @Override
     public final void mkdirs(String path) throws IOException {
-        P p = locate(path);
+        P p = path(path);
         if (p.name().isEmpty()) {
             return;
         }
@@ -123,7 +121,7 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation> implements
         if (root == null || root.isBlank()) {
             throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
         }
-        P p = locate(root.trim());
+        P p = path(root.trim());
         if (!p.name().isEmpty()) {
             for (String segment : p.name().split("/", -1)) {
                 if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
