@@ -104,31 +104,21 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
         position += n;
     }
 
+    @Override
+    protected void drop(int n) {
+        position += n;
+    }
+
     /** The bytes were verified before they were copied out, so keeping them needs nothing more. */
     @Override
     public int readKept(byte[] b, int off, int len) throws IOException {
         return read(b, off, len);
     }
 
+    /** Verified chunks are skipped without a copy. */
     @Override
     public long discard(long n) throws IOException {
-        long discarded = 0;
-        while (discarded < n && advance()) {
-            int step = (int) Math.min(n - discarded, remaining());
-            position += step;
-            discarded += step;
-        }
-        return discarded;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-        return n <= 0 ? 0 : discard(n);
-    }
-
-    @Override
-    public boolean markSupported() {
-        return false;
+        return skip(n);
     }
 
     /**

@@ -28,6 +28,9 @@ public abstract class SegmentedInputStream extends InputStream {
     /** Copies the next {@code n} bytes of the current segment, at most {@link #remaining()}, to {@code b} at {@code off}. */
     protected abstract void copy(byte[] b, int off, int n);
 
+    /** Moves past the next {@code n} bytes of the current segment, at most {@link #remaining()}, without copying them. */
+    protected abstract void drop(int n);
+
     @Override
     public final int read() throws IOException {
         int n = read(one, 0, 1);
@@ -46,6 +49,18 @@ public abstract class SegmentedInputStream extends InputStream {
         int n = Math.min(len, remaining());
         copy(b, off, n);
         return n;
+    }
+
+    /** Skips up to {@code n} bytes segment by segment, copying none; fewer only at the end of the stream. */
+    @Override
+    public final long skip(long n) throws IOException {
+        long skipped = 0;
+        while (skipped < n && advance()) {
+            int step = (int) Math.min(n - skipped, remaining());
+            drop(step);
+            skipped += step;
+        }
+        return skipped;
     }
 
     @Override

@@ -95,6 +95,11 @@ final class S3RangedInputStream extends SegmentedInputStream {
         position += n;
     }
 
+    @Override
+    protected void drop(int n) {
+        position += n;
+    }
+
     /** Makes {@link #current} a range with bytes left; false at the object's end. */
     @Override
     protected boolean advance() throws IOException {
