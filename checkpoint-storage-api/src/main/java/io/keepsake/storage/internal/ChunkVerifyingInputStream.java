@@ -3,6 +3,7 @@ package io.keepsake.storage.internal;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.KeptArrayInput;
 import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.storage.spi.SegmentedInputStream;
 import org.apache.commons.codec.binary.Hex;
 
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.security.MessageDigest;
-import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -41,7 +41,7 @@ import java.util.concurrent.RunnableFuture;
  * (the local disk) is read straight into direct buffers, which spares the copy through a temporary
  * buffer that a read into a heap array takes. Not thread-safe: one consumer.
  */
-public final class ChunkVerifyingInputStream extends InputStream implements KeptArrayInput {
+public final class ChunkVerifyingInputStream extends SegmentedInputStream implements KeptArrayInput {
 
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(HashingOutputStream::sha256);
 
@@ -63,7 +63,6 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
     private final BlockingQueue<ByteBuffer> free = new LinkedBlockingQueue<>();
     private final BlockingQueue<Chunk> ready = new LinkedBlockingQueue<>();
     private final CountDownLatch readerDone = new CountDownLatch(1);
-    private final byte[] one = new byte[1];
     private boolean readStarted;
     private volatile boolean stopped;
     /** What made the stream fail; thrown again by every later read. */
@@ -95,24 +94,19 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
     }
 
     @Override
-    public int read() throws IOException {
-        int n = read(one, 0, 1);
-        return n <= 0 ? -1 : one[0] & 0xff;
+    protected int remaining() {
+        return current == null ? 0 : current.length - position;
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (len == 0) {
-            return 0;
-        }
-        if (!advance()) {
-            return -1;
-        }
-        int n = Math.min(len, current.length - position);
+    protected void copy(byte[] b, int off, int n) {
         current.buffer.get(position, b, off, n);
         position += n;
-        return n;
+    }
+
+    @Override
+    protected void drop(int n) {
+        position += n;
     }
 
     /** The bytes were verified before they were copied out, so keeping them needs nothing more. */
@@ -121,37 +115,18 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
         return read(b, off, len);
     }
 
+    /** Verified chunks are skipped without a copy. */
     @Override
     public long discard(long n) throws IOException {
-        long discarded = 0;
-        while (discarded < n && advance()) {
-            int step = (int) Math.min(n - discarded, current.length - position);
-            position += step;
-            discarded += step;
-        }
-        return discarded;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-        return n <= 0 ? 0 : discard(n);
-    }
-
-    @Override
-    public int available() {
-        return current == null ? 0 : current.length - position;
-    }
-
-    @Override
-    public boolean markSupported() {
-        return false;
+        return skip(n);
     }
 
     /**
      * Makes {@link #current} a verified chunk with bytes left, taking the next one when the current
      * one is used up; false at the end of the payload (which was checked to end there).
      */
-    private boolean advance() throws IOException {
+    @Override
+    protected boolean advance() throws IOException {
         if (closed) {
             throw new IOException("Payload stream is closed (" + path + ")");
         }
@@ -303,16 +278,6 @@ public final class ChunkVerifyingInputStream extends InputStream implements Kept
 
     private static Chunk failed(int index, Throwable failure) {
         return new Chunk(index, null, 0, null, failure);
-    }
-
-    private static void rethrow(Throwable e) throws IOException {
-        if (e instanceof IOException io) {
-            throw io;
-        }
-        if (e instanceof Error error) {
-            throw error;
-        }
-        throw (RuntimeException) e;
     }
 
     /** Throws what went wrong with a chunk, or when its digest differs from the manifest's. */

@@ -12,7 +12,7 @@ import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
-import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.objectstore.ObjectStoreFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,14 +20,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The file-system primitives on Azure Blob Storage (block blobs), over one Azure SDK client. Paths
@@ -50,7 +47,7 @@ import java.util.Set;
  *
  * <p>The listings, stats and deletes are {@link AzureListing}'s, the writes {@link AzureOutputStream}'s.
  */
-public final class AzureFileSystem implements StorageFileSystem {
+public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
 
     private static final Logger LOG = LoggerFactory.getLogger(AzureFileSystem.class);
 
@@ -61,8 +58,6 @@ public final class AzureFileSystem implements StorageFileSystem {
     private final String account;
     private final String defaultContainer;
     private final int blockSize;
-    private final boolean conditionalWrites;
-    private final String description;
     private final AzureListing listing = new AzureListing(this);
 
     /**
@@ -79,6 +74,7 @@ public final class AzureFileSystem implements StorageFileSystem {
      */
     public AzureFileSystem(BlobServiceClient client, String account, String defaultContainer, int blockSize,
                            boolean conditionalWrites, String description) {
+        super("Azure", conditionalWrites, description);
         if (blockSize < ChunkDigests.CHUNK_SIZE || blockSize % ChunkDigests.CHUNK_SIZE != 0) {
             throw new InvalidStorageArgumentException("Cannot configure azure storage: the block size must be a whole"
                     + " positive multiple of the savepoint chunk size, " + ChunkDigests.CHUNK_SIZE + " bytes, so that"
@@ -88,8 +84,6 @@ public final class AzureFileSystem implements StorageFileSystem {
         this.account = account;
         this.defaultContainer = defaultContainer;
         this.blockSize = blockSize;
-        this.conditionalWrites = conditionalWrites;
-        this.description = description;
     }
 
     /** Bytes per staged block; files up to this size are one Put Blob. */
@@ -105,7 +99,8 @@ public final class AzureFileSystem implements StorageFileSystem {
         return conditionalWrites;
     }
 
-    AzurePath path(String path) {
+    @Override
+    protected AzurePath path(String path) {
         return AzurePath.parse(path, account, defaultContainer);
     }
 
@@ -125,35 +120,23 @@ public final class AzureFileSystem implements StorageFileSystem {
     // ----------------------------------------------------------------- writes
 
     @Override
-    public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
-        AzurePath p = requireFileName(path);
-        if (mustCreate && !conditionalWrites && properties(p).isPresent()) {
-            throw new FileAlreadyExistsException(path);
-        }
-        return new AzureOutputStream(this, p, path, mustCreate && conditionalWrites);
+    protected SyncableOutputStream newStream(AzurePath file, String path, boolean conditional) {
+        return new AzureOutputStream(this, file, path, conditional);
     }
 
     @Override
-    public SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
-        AzurePath p = requireFileName(path);
-        int slash = p.name().lastIndexOf('/');
-        AzurePath parent = new AzurePath(p.container(), slash < 0 ? "" : p.name().substring(0, slash));
-        if (!parent.name().isEmpty() && !listing.anyBelow(parent, path)) {
-            throw new NoSuchFileException(path, parent.toString(), "the parent directory is missing");
-        }
-        return create(path, mustCreate);
+    protected boolean exists(AzurePath file) throws IOException {
+        return properties(file).isPresent();
     }
 
     @Override
-    public void mkdirs(String path) throws IOException {
-        AzurePath p = path(path);
-        if (p.name().isEmpty()) {
-            return;
-        }
-        if (properties(p).isPresent()) {
-            throw new FileAlreadyExistsException(path, null, "a file is there, not a directory");
-        }
-        AzurePath marker = new AzurePath(p.container(), p.directoryPrefix());
+    protected boolean anyBelow(AzurePath directory, String path) throws IOException {
+        return listing.anyBelow(directory, path);
+    }
+
+    @Override
+    protected void putDirectoryMarker(AzurePath directory, String path) throws IOException {
+        AzurePath marker = new AzurePath(directory.container(), directory.directoryPrefix());
         call(path, "create directory marker", () -> blockBlob(marker).upload(BinaryData.fromBytes(new byte[0]), true));
     }
 
@@ -169,7 +152,7 @@ public final class AzureFileSystem implements StorageFileSystem {
     /** One ranged-download stream of the whole blob, in requests of one block each. */
     @Override
     public InputStream open(String path) throws IOException {
-        AzurePath p = requireFileName(path);
+        AzurePath p = requireFile(path);
         try {
             return blob(p).openInputStream(new BlobInputStreamOptions()
                     .setBlockSize(blockSize));
@@ -225,8 +208,8 @@ public final class AzureFileSystem implements StorageFileSystem {
      */
     @Override
     public void rename(String source, String target) throws IOException {
-        AzurePath from = requireFileName(source);
-        requireFileName(target);
+        AzurePath from = requireFile(source);
+        requireFile(target);
         if (properties(from).isEmpty()) {
             if (listing.stat(from, source).isPresent()) {
                 throw new IOException("Cannot rename " + source + ": Azure Blob Storage has no directory rename ("
@@ -244,38 +227,11 @@ public final class AzureFileSystem implements StorageFileSystem {
         delete(source, false);
     }
 
-    @Override
-    public void syncDirectory(String directory) {
-        // A blob is durable once its Put Blob or Put Block List returned; there are no directory entries to sync.
-    }
-
-    @Override
-    public Set<FsCapability> capabilities() {
-        return conditionalWrites ? EnumSet.of(FsCapability.ATOMIC_FILE_CREATE)
-                : EnumSet.of(FsCapability.ATOMIC_FILE_CREATE, FsCapability.NON_EXCLUSIVE_CREATE);
-    }
-
-    @Override
-    public String normalizeRoot(String root) {
-        if (root == null || root.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
-        }
-        AzurePath p = path(root.trim());
-        if (!p.name().isEmpty()) {
-            for (String segment : p.name().split("/", -1)) {
-                if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-                    throw new InvalidStorageArgumentException("Cannot use storage root: it has an empty, . or .."
-                            + " segment (" + root + ")");
-                }
-            }
-        }
-        return p.toString();
-    }
-
     // ----------------------------------------------------------------- plumbing
 
     /** The path as a blob name; a container alone is refused. */
-    AzurePath requireFileName(String path) {
+    @Override
+    protected AzurePath requireFile(String path) {
         AzurePath p = path(path);
         if (p.name().isEmpty()) {
             throw new InvalidStorageArgumentException("Cannot use Azure path as a file: it names a container, not a"
@@ -302,28 +258,17 @@ public final class AzureFileSystem implements StorageFileSystem {
     /** An SDK error as an IOException naming the path, the operation and the service. */
     IOException translate(String path, String what, RuntimeException e) {
         if (e instanceof BlobStorageException b) {
-            String detail = "HTTP " + b.getStatusCode() + (b.getErrorCode() == null ? "" : " " + b.getErrorCode());
-            if (b.getStatusCode() == 403) {
-                return withCause(new AccessDeniedException(path, null, "Azure refused to " + what + ": " + detail
-                        + " (" + description + ")"), e);
-            }
-            if (b.getErrorCode() == BlobErrorCode.CONTAINER_NOT_FOUND) {
+            if (b.getStatusCode() != 403 && b.getErrorCode() == BlobErrorCode.CONTAINER_NOT_FOUND) {
                 return withCause(new NoSuchFileException(path, null, "the Azure container '" + path(path).container()
                         + "' does not exist (" + description + ")"), e);
             }
-            return new IOException("Azure failed to " + what + " " + path + ": " + detail + " (" + description + ")", e);
+            return answered(path, what, b.getStatusCode(), "HTTP " + b.getStatusCode()
+                    + (b.getErrorCode() == null ? "" : " " + b.getErrorCode()), e);
         }
         if (e instanceof UncheckedIOException u) {
-            return new IOException("Azure failed to " + what + " " + path + ": " + u.getCause().getMessage() + " ("
-                    + description + ")", u.getCause());
+            return unanswered(path, what, u.getCause().getMessage(), u.getCause());
         }
         LOG.debug("Azure call failed: {} {}", what, path, e);
-        return new IOException("Azure failed to " + what + " " + path + ": " + e.getMessage() + " (" + description
-                + ")", e);
-    }
-
-    static IOException withCause(IOException e, Throwable cause) {
-        e.initCause(cause);
-        return e;
+        return unanswered(path, what, e.getMessage(), e);
     }
 }

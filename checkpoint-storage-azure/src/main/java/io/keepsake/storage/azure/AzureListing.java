@@ -4,15 +4,14 @@ import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import io.keepsake.storage.spi.FileStatus;
+import io.keepsake.storage.spi.objectstore.PrefixListing;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -33,31 +32,13 @@ final class AzureListing {
     List<FileStatus> list(String directory) throws IOException {
         AzurePath dir = fs.path(directory);
         String prefix = dir.directoryPrefix();
-        Map<String, long[]> directories = new LinkedHashMap<>();
-        List<FileStatus> out = new ArrayList<>();
+        PrefixListing out = new PrefixListing(fs, directory);
         for (BlobItem b : listAll(dir, prefix, directory)) {
-            String rest = b.getName().substring(prefix.length());
-            int slash = rest.indexOf('/');
-            long time = millis(b.getProperties().getLastModified());
-            if (slash < 0) {
-                if (representable(rest)) {
-                    Long size = b.getProperties().getContentLength();
-                    out.add(new FileStatus(fs.child(directory, rest), rest, false, size == null ? 0 : size, time));
-                }
-            } else if (slash > 0) {
-                String name = rest.substring(0, slash);
-                if (representable(name)) {
-                    long[] newest = directories.computeIfAbsent(name, k -> new long[] {Long.MIN_VALUE});
-                    newest[0] = Math.max(newest[0], time);
-                }
-            }
+            Long size = b.getProperties().getContentLength();
+            out.add(b.getName().substring(prefix.length()), size == null ? 0 : size,
+                    millis(b.getProperties().getLastModified()));
         }
-        directories.forEach((name, time) -> out.add(new FileStatus(fs.child(directory, name), name, true, 0, time[0])));
-        return out;
-    }
-
-    private static boolean representable(String name) {
-        return !name.isEmpty() && !name.equals(".") && !name.equals("..");
+        return out.statuses();
     }
 
     private static long millis(OffsetDateTime time) {
@@ -96,7 +77,7 @@ final class AzureListing {
 
     /** What is at {@code p}: a blob, or a prefix with blobs below it (a directory), or nothing. */
     Optional<FileStatus> stat(AzurePath p, String path) throws IOException {
-        String name = p.name().substring(p.name().lastIndexOf('/') + 1);
+        String name = p.lastSegment();
         if (!p.name().isEmpty()) {
             var props = fs.properties(p);
             if (props.isPresent()) {

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * One block blob on its way to Azure: bytes gather in one buffer of at most a block; a full buffer
@@ -35,16 +34,18 @@ final class AzureOutputStream extends BlockBufferingOutputStream {
 
     private final AzureFileSystem fs;
     private final AzurePath target;
-    private final boolean conditional;
-    private final String writeId = UUID.randomUUID().toString();
     private final List<String> blockIds = new ArrayList<>();
 
     AzureOutputStream(AzureFileSystem fs, AzurePath target, String path, boolean conditional) {
-        super(path, fs.blockSize(), "the blob was published by sync() and is not appended to",
+        super(path, conditional, fs.blockSize(), "the blob was published by sync() and is not appended to",
                 "an earlier request of this stream failed");
         this.fs = fs;
         this.target = target;
-        this.conditional = conditional;
+    }
+
+    @Override
+    protected boolean isOurs() throws IOException {
+        return fs.isOurs(target, writeId);
     }
 
     private static BinaryData body(byte[] bytes, int length) {
@@ -100,7 +101,7 @@ final class AzureOutputStream extends BlockBufferingOutputStream {
         if (error instanceof BlobStorageException e && (e.getStatusCode() == 412
                 || e.getErrorCode() == BlobErrorCode.BLOB_ALREADY_EXISTS
                 || e.getErrorCode() == BlobErrorCode.INVALID_BLOCK_LIST)) {
-            if (fs.isOurs(target, writeId)) {
+            if (isOurs()) {
                 LOG.debug("Create of {} met its own blob after a lost response", path);
                 return;
             }
@@ -118,15 +119,6 @@ final class AzureOutputStream extends BlockBufferingOutputStream {
                     + " blob is there; the name holds only uncommitted blocks of an abandoned write, which some"
                     + " servers (Azurite) count as a blob (" + fs.description() + ")", error);
         }
-        try {
-            if (fs.isOurs(target, writeId)) {
-                LOG.debug("Create of {} reported an error but took effect", path, error);
-                return;
-            }
-        } catch (IOException unreadable) {
-            failure.addSuppressed(unreadable);
-        }
-        markFailed();
-        throw failure;
+        failUnlessOurs(failure, error);
     }
 }

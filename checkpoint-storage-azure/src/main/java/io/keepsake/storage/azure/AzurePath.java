@@ -1,6 +1,7 @@
 package io.keepsake.storage.azure;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.spi.objectstore.ObjectLocation;
 
 import java.util.Locale;
 
@@ -15,7 +16,7 @@ import java.util.Locale;
  * @param container the container
  * @param name      the blob name, {@code ""} for the top of the container
  */
-record AzurePath(String container, String name) {
+record AzurePath(String container, String name) implements ObjectLocation<AzurePath> {
 
     /** The scheme every path is written with. */
     static final String SCHEME = "azure://";
@@ -69,20 +70,17 @@ record AzurePath(String container, String name) {
         if (container.isEmpty()) {
             throw new InvalidStorageArgumentException("Cannot use Azure path: the container is empty (" + path + ")");
         }
-        while (rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
-        }
-        return new AzurePath(container, rest);
+        return new AzurePath(container, ObjectLocation.withoutTrailingSlashes(rest));
     }
 
-    /** The name prefix of the "directory" this path stands for: {@code name/}, or {@code ""} at the top. */
-    String directoryPrefix() {
-        return name.isEmpty() ? "" : name + "/";
+    @Override
+    public AzurePath parent() {
+        return new AzurePath(container, parentName());
     }
 
     /** The path as written: {@code azure://container/name}. */
     @Override
     public String toString() {
-        return name.isEmpty() ? SCHEME + container : SCHEME + container + "/" + name;
+        return ObjectLocation.written(SCHEME, container, name);
     }
 }

@@ -3,21 +3,19 @@ package io.keepsake.storage.azure;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.models.BlobStorageException;
 import io.keepsake.storage.CheckpointStorageException;
-import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.StorageRootNotFoundException;
 import io.keepsake.storage.azure.internal.AzureSettings;
 import io.keepsake.storage.spi.FileSystemStorageFactory;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.StorageRoots;
+import io.keepsake.storage.spi.objectstore.ScopedRoot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.TreeMap;
 
 /**
  * Checkpoints and savepoints on Azure Blob Storage (factory id {@code azure}): a
@@ -60,10 +58,7 @@ public final class AzureStorageFactory extends FileSystemStorageFactory {
     protected StorageFileSystem openFileSystem(StorageOptions options) throws CheckpointStorageException {
         AzureSettings settings = AzureSettings.from(options);
         AzureFileSystem fs = fileSystem(settings, settings.client());
-        requireRoot(fs, options.namespace(), StorageOptions.NAMESPACE);
-        if (options.savepointPath() != null) {
-            requireRoot(fs, options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
-        }
+        StorageRoots.requireWellFormed(fs, options, "storage root|Azure path");
         return fs;
     }
 
@@ -83,21 +78,12 @@ public final class AzureStorageFactory extends FileSystemStorageFactory {
             throws CheckpointStorageException {
         AzureSettings settings = AzureSettings.from(options);
         AzureFileSystem probe = fileSystem(settings, settings.probeClient());
-        Map<String, String> keyByContainer = new TreeMap<>();
-        keyByContainer.put(probe.path(storage.namespace()).container(), StorageOptions.NAMESPACE);
-        keyByContainer.putIfAbsent(probe.path(storage.savepointRoot()).container(), StorageOptions.SAVEPOINT_PATH);
-        for (Map.Entry<String, String> c : keyByContainer.entrySet()) {
-            checkContainer(probe, c.getKey(), c.getValue(), settings);
+        for (ScopedRoot root : ScopedRoot.onePerScope(storage, r -> probe.path(r).container())) {
+            checkContainer(probe, root.scope(), root.key(), settings);
         }
-        String current = storage.namespace();
-        try {
-            probe.mkdirs(current);
-            current = storage.savepointRoot();
-            probe.mkdirs(current);
-        } catch (IOException e) {
-            throw new CheckpointStorageException("Cannot open azure storage at " + settings.endpointText()
-                    + ": creating " + current + " failed: " + e.getMessage() + " (" + AzureSettings.ENDPOINT + ")", e);
-        }
+        StorageRoots.create(probe, storage, (root, e) -> new CheckpointStorageException("Cannot open azure storage at "
+                + settings.endpointText() + ": creating " + root + " failed: " + e.getMessage() + " ("
+                + AzureSettings.ENDPOINT + ")", e));
         LOG.info("Opened azure storage at {}: checkpoints in {}, savepoints in {}", settings.endpointText(),
                 storage.namespace(), storage.savepointRoot());
     }
@@ -142,18 +128,8 @@ public final class AzureStorageFactory extends FileSystemStorageFactory {
             return;
         }
         AzureFileSystem probe = fileSystem(settings, settings.probeClient());
-        Map<String, String> directoryByContainer = new TreeMap<>();
-        directoryByContainer.put(probe.path(storage.namespace()).container(), storage.namespace());
-        directoryByContainer.putIfAbsent(probe.path(storage.savepointRoot()).container(), storage.savepointRoot());
-        for (String directory : directoryByContainer.values()) {
-            try {
-                ConditionalWriteProbe.requireEnforced(probe, directory, settings);
-            } catch (IOException e) {
-                throw new CheckpointStorageException("Cannot open azure storage at " + settings.endpointText()
-                        + ": checking conditional writes under " + directory + " failed: " + e.getMessage() + " ("
-                        + AzureSettings.ENDPOINT + ")", e);
-            }
-        }
+        ConditionalWriteProbe.requireEnforced(probe, ScopedRoot.onePerScope(storage, r -> probe.path(r).container()),
+                settings);
     }
 
     /** The warning of a storage opened with {@code azure.conditional-writes=unsupported}. */
@@ -162,14 +138,5 @@ public final class AzureStorageFactory extends FileSystemStorageFactory {
                 + "=unsupported): create-if-absent is a check then a write, so two racing commits of one savepoint id"
                 + " can both succeed, and nothing decides between a writer that decided to publish and a garbage"
                 + " collection; garbage collection therefore leaves every attempt without metadata in place";
-    }
-
-    private static void requireRoot(AzureFileSystem fs, String root, String key) {
-        try {
-            fs.normalizeRoot(root);
-        } catch (InvalidStorageArgumentException e) {
-            throw new InvalidStorageArgumentException(e.getMessage().replaceFirst("^Cannot use (storage root|Azure path)",
-                    "Cannot use storage root " + key));
-        }
     }
 }

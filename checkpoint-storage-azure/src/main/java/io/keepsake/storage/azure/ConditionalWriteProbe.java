@@ -9,6 +9,7 @@ import com.azure.storage.blob.specialized.BlockBlobClient;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.azure.internal.AzureSettings;
 import io.keepsake.storage.spi.objectstore.CreateIfAbsentProbe;
+import io.keepsake.storage.spi.objectstore.ScopedRoot;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,8 @@ final class ConditionalWriteProbe {
     static final String PROBE_PREFIX = CreateIfAbsentProbe.PROBE_PREFIX;
 
     private static final CreateIfAbsentProbe PROBE = new CreateIfAbsentProbe(new CreateIfAbsentProbe.Wording(
-            "azure", "service", "blob", "container", "Put Blob", "Put Block List", AzureSettings.CONDITIONAL_WRITES));
+            "azure", "service", "blob", "container", "Put Blob", "Put Block List", AzureSettings.CONDITIONAL_WRITES,
+            AzureSettings.ENDPOINT));
 
     private ConditionalWriteProbe() {
     }
@@ -44,16 +46,15 @@ final class ConditionalWriteProbe {
     }
 
     /**
-     * Probes the container of {@code directory} unless a probe of the same endpoint and container
-     * passed in this JVM; a service that ignores the condition on either request is refused.
+     * Probes the container of every root unless a probe of the same endpoint and container passed
+     * in this JVM; a service that ignores the condition on either request is refused.
      *
-     * @throws CheckpointStorageException when the service accepts a second conditional create of a name
-     * @throws IOException                when a request of the probe fails
+     * @throws CheckpointStorageException when the service accepts a second conditional create of a name, or
+     *                                    a request of the probe fails
      */
-    static void requireEnforced(AzureFileSystem fs, String directory, AzureSettings settings)
-            throws CheckpointStorageException, IOException {
-        PROBE.requireEnforced(fs, directory, fs.path(directory).container(), settings.endpointText(),
-                probe -> commitRefused(fs, probe, settings));
+    static void requireEnforced(AzureFileSystem fs, List<ScopedRoot> roots, AzureSettings settings)
+            throws CheckpointStorageException {
+        PROBE.requireEnforced(fs, roots, settings.endpointText(), probe -> commitRefused(fs, probe, settings));
     }
 
     /** Stages a block of {@code probe}, which exists, and commits it conditionally; true when refused. */

@@ -7,6 +7,7 @@ import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.hdfs.internal.HdfsSettings;
 import io.keepsake.storage.spi.FileSystemStorageFactory;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.StorageRoots;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
@@ -80,15 +81,7 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
         }
         UserGroupInformation user = settings.login();
         HdfsFileSystem fs = open(settings, settings.configuration(), user);
-        try {
-            requireRoot(fs, options.namespace(), StorageOptions.NAMESPACE);
-            if (options.savepointPath() != null) {
-                requireRoot(fs, options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
-            }
-        } catch (RuntimeException e) {
-            closeQuietly(fs, e);
-            throw e;
-        }
+        StorageRoots.requireWellFormed(fs, options, "storage root");
         return fs;
     }
 
@@ -99,16 +92,9 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
         HdfsSettings settings = HdfsSettings.from(options);
         UserGroupInformation user = ((HdfsFileSystem) fileSystem).user();
         try (HdfsFileSystem probe = open(settings, settings.probeConfiguration(), user)) {
-            String current = storage.namespace();
-            try {
-                probe.mkdirs(current);
-                current = storage.savepointRoot();
-                probe.mkdirs(current);
-            } catch (IOException e) {
-                throw new CheckpointStorageException("Cannot reach or write " + settings.storageType() + " storage at "
-                        + settings.fileSystemUri() + " (" + HdfsSettings.FS_DEFAULT + "): creating " + current
-                        + " failed: " + e.getMessage(), e);
-            }
+            StorageRoots.create(probe, storage, (root, e) -> new CheckpointStorageException("Cannot reach or write "
+                    + settings.storageType() + " storage at " + settings.fileSystemUri() + " ("
+                    + HdfsSettings.FS_DEFAULT + "): creating " + root + " failed: " + e.getMessage(), e));
         } catch (IOException e) {
             LOG.debug("Closing the probe client of {} failed", settings.fileSystemUri(), e);
         }
@@ -157,22 +143,5 @@ public final class HdfsStorageFactory extends FileSystemStorageFactory {
             case "oss" -> "; is hadoop-aliyun with its OSS SDK on the classpath?";
             default -> "";
         };
-    }
-
-    private static void requireRoot(HdfsFileSystem fs, String root, String key) {
-        try {
-            fs.normalizeRoot(root);
-        } catch (InvalidStorageArgumentException e) {
-            throw new InvalidStorageArgumentException(e.getMessage().replaceFirst("^Cannot use storage root",
-                    "Cannot use storage root " + key));
-        }
-    }
-
-    private static void closeQuietly(HdfsFileSystem fs, Exception primary) {
-        try {
-            fs.close();
-        } catch (IOException e) {
-            primary.addSuppressed(e);
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.keepsake.storage.s3;
 import io.keepsake.storage.CheckpointStorageException;
 import io.keepsake.storage.s3.internal.S3Settings;
 import io.keepsake.storage.spi.objectstore.CreateIfAbsentProbe;
+import io.keepsake.storage.spi.objectstore.ScopedRoot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -11,6 +12,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * Checks, once per endpoint and bucket in this JVM, that the store enforces {@code If-None-Match: *}
@@ -28,7 +30,8 @@ final class ConditionalWriteProbe {
     static final String PROBE_PREFIX = CreateIfAbsentProbe.PROBE_PREFIX;
 
     private static final CreateIfAbsentProbe PROBE = new CreateIfAbsentProbe(new CreateIfAbsentProbe.Wording(
-            "s3", "store", "key", "bucket", "PutObject", "CompleteMultipartUpload", S3Settings.CONDITIONAL_WRITES));
+            "s3", "store", "key", "bucket", "PutObject", "CompleteMultipartUpload", S3Settings.CONDITIONAL_WRITES,
+            S3Settings.ENDPOINT));
 
     private ConditionalWriteProbe() {
     }
@@ -44,19 +47,17 @@ final class ConditionalWriteProbe {
     }
 
     /**
-     * Probes the bucket of {@code directory} unless a probe of the same endpoint and bucket passed
-     * in this JVM; a store that ignores the condition on either request is refused.
+     * Probes the bucket of every root unless a probe of the same endpoint and bucket passed in this
+     * JVM; a store that ignores the condition on either request is refused.
      *
-     * @param fs        a file system over a client of the store
-     * @param directory where the probe object goes: a root the storage is configured with
-     * @throws CheckpointStorageException when the store accepts a second conditional create of a key, or
-     *                                    answers the probe other than S3 does
-     * @throws IOException                when a request of the probe fails
+     * @param fs    a file system over a client of the store
+     * @param roots where the probe objects go: one root the storage is configured with per bucket
+     * @throws CheckpointStorageException when the store accepts a second conditional create of a key,
+     *                                    answers the probe other than S3 does, or a request of the probe fails
      */
-    static void requireEnforced(S3FileSystem fs, String directory, S3Settings settings)
-            throws CheckpointStorageException, IOException {
-        PROBE.requireEnforced(fs, directory, fs.path(directory).bucket(), settings.endpointText(),
-                probe -> completeRefused(fs, probe, settings));
+    static void requireEnforced(S3FileSystem fs, List<ScopedRoot> roots, S3Settings settings)
+            throws CheckpointStorageException {
+        PROBE.requireEnforced(fs, roots, settings.endpointText(), probe -> completeRefused(fs, probe, settings));
     }
 
     /** Completes a one-part multipart upload of {@code probe}, which exists; true when S3 answered 412. */

@@ -93,8 +93,8 @@ final class S3Deletes {
      * The protocol never calls it here (no rename capability is claimed).
      */
     void rename(String source, String target) throws IOException {
-        S3Path from = fs.requireFileKey(source);
-        S3Path to = fs.requireFileKey(target);
+        S3Path from = fs.requireFile(source);
+        S3Path to = fs.requireFile(target);
         if (fs.headObject(from).isEmpty()) {
             if (listing.stat(from, source).isPresent()) {
                 throw new IOException("Cannot rename " + source + ": S3 has no directory rename (" + target + ")");

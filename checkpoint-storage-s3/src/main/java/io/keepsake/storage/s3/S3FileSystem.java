@@ -5,7 +5,7 @@ import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.PendingUpload;
-import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.objectstore.ObjectStoreFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,13 +18,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The file-system primitives on S3 (or any store speaking its API with conditional writes), over
@@ -52,7 +48,7 @@ import java.util.Set;
  * <p>The reads are {@link S3Reads}', the listings and stats {@link S3Listing}'s, the deletes and
  * the rename {@link S3Deletes}'; the writes are {@link S3OutputStream}'s.
  */
-public final class S3FileSystem implements StorageFileSystem {
+public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3FileSystem.class);
 
@@ -76,8 +72,6 @@ public final class S3FileSystem implements StorageFileSystem {
     private final S3Client client;
     private final String defaultBucket;
     private final int partSize;
-    private final boolean conditionalWrites;
-    private final String description;
     private final S3Reads reads = new S3Reads(this);
     private final S3Listing listing = new S3Listing(this);
     private final S3Deletes deletes = new S3Deletes(this, listing);
@@ -97,6 +91,7 @@ public final class S3FileSystem implements StorageFileSystem {
      */
     public S3FileSystem(S3Client client, String defaultBucket, int partSize, boolean conditionalWrites,
                         String description) {
+        super("S3", conditionalWrites, description);
         if (partSize < MIN_PART_SIZE) {
             throw new InvalidStorageArgumentException("Cannot configure S3 storage: the part size must be at least "
                     + MIN_PART_SIZE + " bytes (" + partSize + ")");
@@ -109,8 +104,6 @@ public final class S3FileSystem implements StorageFileSystem {
         this.client = client;
         this.defaultBucket = defaultBucket;
         this.partSize = partSize;
-        this.conditionalWrites = conditionalWrites;
-        this.description = description;
     }
 
     /** The client this file system calls. */
@@ -128,48 +121,34 @@ public final class S3FileSystem implements StorageFileSystem {
         return description;
     }
 
-    S3Path path(String path) {
+    @Override
+    protected S3Path path(String path) {
         return S3Path.parse(path, defaultBucket);
     }
 
     // ----------------------------------------------------------------- writes
 
     @Override
-    public SyncableOutputStream create(String path, boolean mustCreate) throws IOException {
-        S3Path p = requireFileKey(path);
-        if (mustCreate && !conditionalWrites && headObject(p).isPresent()) {
-            throw new FileAlreadyExistsException(path);
-        }
-        return new S3OutputStream(this, p, path, mustCreate && conditionalWrites);
+    protected SyncableOutputStream newStream(S3Path file, String path, boolean conditional) {
+        return new S3OutputStream(this, file, path, conditional);
     }
 
     @Override
-    public SyncableOutputStream createInExistingDirectory(String path, boolean mustCreate) throws IOException {
-        S3Path p = requireFileKey(path);
-        int slash = p.key().lastIndexOf('/');
-        S3Path parent = new S3Path(p.bucket(), slash < 0 ? "" : p.key().substring(0, slash));
-        if (!parent.key().isEmpty()) {
-            ListObjectsV2Response page = call(path, "check the parent of", () -> client.listObjectsV2(b -> b
-                    .bucket(parent.bucket()).prefix(parent.directoryPrefix()).maxKeys(1)));
-            if (page.contents().isEmpty()) {
-                throw new NoSuchFileException(path, parent.toString(), "the parent directory is missing");
-            }
-        }
-        return create(path, mustCreate);
+    protected boolean exists(S3Path file) throws IOException {
+        return headObject(file).isPresent();
     }
 
     @Override
-    public void mkdirs(String path) throws IOException {
-        S3Path p = path(path);
-        if (p.key().isEmpty()) {
-            return;
-        }
-        Optional<HeadObjectResponse> file = headObject(p);
-        if (file.isPresent()) {
-            throw new FileAlreadyExistsException(path, null, "a file is there, not a directory");
-        }
-        call(path, "create directory marker", () -> client.putObject(b -> b.bucket(p.bucket()).key(p.directoryPrefix()),
-                RequestBody.empty()));
+    protected boolean anyBelow(S3Path directory, String path) throws IOException {
+        ListObjectsV2Response page = call(path, "check the parent of", () -> client.listObjectsV2(b -> b
+                .bucket(directory.bucket()).prefix(directory.directoryPrefix()).maxKeys(1)));
+        return !page.contents().isEmpty();
+    }
+
+    @Override
+    protected void putDirectoryMarker(S3Path directory, String path) throws IOException {
+        call(path, "create directory marker", () -> client.putObject(b -> b.bucket(directory.bucket())
+                .key(directory.directoryPrefix()), RequestBody.empty()));
     }
 
     /** True when the create of {@code p} by the stream with {@code writeId} is what is there. */
@@ -191,7 +170,7 @@ public final class S3FileSystem implements StorageFileSystem {
 
     @Override
     public InputStream open(String path) throws IOException {
-        return reads.open(requireFileKey(path), path);
+        return reads.open(requireFile(path), path);
     }
 
     /**
@@ -206,7 +185,7 @@ public final class S3FileSystem implements StorageFileSystem {
             throw new InvalidStorageArgumentException("Cannot open " + path + " in ranges: expected length "
                     + expectedLength + " and alignment " + alignment + " must be at least 0 and 1");
         }
-        return reads.openWhole(requireFileKey(path), path, expectedLength, alignment);
+        return reads.openWhole(requireFile(path), path, expectedLength, alignment);
     }
 
     /** How many ranges are being fetched right now, by every stream of this file system. */
@@ -265,34 +244,6 @@ public final class S3FileSystem implements StorageFileSystem {
         deletes.rename(source, target);
     }
 
-    @Override
-    public void syncDirectory(String directory) {
-        // An object is durable once its PUT or multipart completion returned; there are no directory entries to sync.
-    }
-
-    @Override
-    public Set<FsCapability> capabilities() {
-        return conditionalWrites ? EnumSet.of(FsCapability.ATOMIC_FILE_CREATE)
-                : EnumSet.of(FsCapability.ATOMIC_FILE_CREATE, FsCapability.NON_EXCLUSIVE_CREATE);
-    }
-
-    @Override
-    public String normalizeRoot(String root) {
-        if (root == null || root.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
-        }
-        S3Path p = S3Path.parse(root.trim(), defaultBucket);
-        if (!p.key().isEmpty()) {
-            for (String segment : p.key().split("/", -1)) {
-                if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-                    throw new InvalidStorageArgumentException("Cannot use storage root: it has an empty, . or .. segment ("
-                            + root + ")");
-                }
-            }
-        }
-        return p.toString();
-    }
-
     // ----------------------------------------------------------------- multipart uploads
 
     /** The multipart uploads begun below {@code directory} and neither completed nor aborted ({@code ListMultipartUploads}). */
@@ -316,7 +267,8 @@ public final class S3FileSystem implements StorageFileSystem {
     }
 
     /** The path as an object key; a bucket alone is refused. */
-    S3Path requireFileKey(String path) {
+    @Override
+    protected S3Path requireFile(String path) {
         S3Path p = path(path);
         if (p.key().isEmpty()) {
             throw new InvalidStorageArgumentException("Cannot use S3 path as a file: it names a bucket, not a key ("
@@ -348,20 +300,10 @@ public final class S3FileSystem implements StorageFileSystem {
     /** An SDK error as an IOException naming the path, the operation and the store. */
     IOException translate(String path, String what, SdkException e) {
         if (e instanceof S3Exception s3) {
-            String detail = "HTTP " + s3.statusCode() + (code(s3) == null ? "" : " " + code(s3));
-            if (s3.statusCode() == 403) {
-                return withCause(new AccessDeniedException(path, null, "S3 refused to " + what + ": " + detail
-                        + " (" + description + ")"), e);
-            }
-            return new IOException("S3 failed to " + what + " " + path + ": " + detail + " (" + description + ")", e);
+            return answered(path, what, s3.statusCode(), "HTTP " + s3.statusCode() + (code(s3) == null ? "" : " "
+                    + code(s3)), e);
         }
         LOG.debug("S3 call failed: {} {}", what, path, e);
-        return new IOException("S3 failed to " + what + " " + path + ": " + e.getMessage() + " (" + description + ")", e);
-    }
-
-    /** {@code e} with {@code cause} set, to throw. */
-    static IOException withCause(IOException e, Throwable cause) {
-        e.initCause(cause);
-        return e;
+        return unanswered(path, what, e.getMessage(), e);
     }
 }

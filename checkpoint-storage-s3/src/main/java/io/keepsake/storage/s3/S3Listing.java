@@ -2,6 +2,7 @@ package io.keepsake.storage.s3;
 
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.PendingUpload;
+import io.keepsake.storage.spi.objectstore.PrefixListing;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
@@ -14,9 +15,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,33 +36,12 @@ final class S3Listing {
     List<FileStatus> list(String directory) throws IOException {
         S3Path dir = fs.path(directory);
         String prefix = dir.directoryPrefix();
-        Map<String, long[]> directories = new LinkedHashMap<>();
-        List<FileStatus> files = new ArrayList<>();
+        PrefixListing out = new PrefixListing(fs, directory);
         for (S3Object o : listAll(dir, prefix, directory)) {
-            String rest = o.key().substring(prefix.length());
-            int slash = rest.indexOf('/');
-            long time = o.lastModified() == null ? 0 : o.lastModified().toEpochMilli();
-            if (slash < 0) {
-                if (representable(rest)) {
-                    files.add(new FileStatus(fs.child(directory, rest), rest, false, o.size(), time));
-                }
-            } else if (slash > 0) {
-                String name = rest.substring(0, slash);
-                if (representable(name)) {
-                    long[] newest = directories.computeIfAbsent(name, k -> new long[] {Long.MIN_VALUE});
-                    newest[0] = Math.max(newest[0], time);
-                }
-            }
+            out.add(o.key().substring(prefix.length()), o.size(),
+                    o.lastModified() == null ? 0 : o.lastModified().toEpochMilli());
         }
-        List<FileStatus> out = new ArrayList<>(files);
-        directories.forEach((name, time) ->
-                out.add(new FileStatus(fs.child(directory, name), name, true, 0, time[0])));
-        return out;
-    }
-
-    /** True for a name that can be a path segment. */
-    private static boolean representable(String name) {
-        return !name.isEmpty() && !name.equals(".") && !name.equals("..");
+        return out.statuses();
     }
 
     /** Every object below {@code prefix}, page after page. */
@@ -83,7 +61,7 @@ final class S3Listing {
 
     /** What is at {@code p}: an object, or a prefix with objects below it (a directory), or nothing. */
     Optional<FileStatus> stat(S3Path p, String path) throws IOException {
-        String name = p.key().substring(p.key().lastIndexOf('/') + 1);
+        String name = p.lastSegment();
         if (!p.key().isEmpty()) {
             Optional<HeadObjectResponse> head = fs.headObject(p);
             if (head.isPresent()) {

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -42,23 +41,25 @@ final class S3OutputStream extends BlockBufferingOutputStream {
 
     private final S3FileSystem fs;
     private final S3Path target;
-    private final boolean conditional;
-    private final String writeId = UUID.randomUUID().toString();
     private final MessageDigest sha256;
     private final List<CompletedPart> parts = new ArrayList<>();
     private String uploadId;
 
     S3OutputStream(S3FileSystem fs, S3Path target, String path, boolean conditional) {
-        super(path, fs.partSize(), "the object was published by sync() and S3 cannot append",
+        super(path, conditional, fs.partSize(), "the object was published by sync() and S3 cannot append",
                 "an earlier upload of this stream failed");
         this.fs = fs;
         this.target = target;
-        this.conditional = conditional;
         try {
             this.sha256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Cannot hash: the JDK has no SHA-256", e);
         }
+    }
+
+    @Override
+    protected boolean isOurs() throws IOException {
+        return fs.isOurs(target, writeId);
     }
 
     private Map<String, String> metadata() {
@@ -147,7 +148,7 @@ final class S3OutputStream extends BlockBufferingOutputStream {
                     continue;
                 }
                 if (e.statusCode() == 412 || (e.statusCode() == 404 && "NoSuchUpload".equals(code))) {
-                    if (fs.isOurs(target, writeId)) {
+                    if (isOurs()) {
                         LOG.debug("Create of {} met its own object after a lost response", path);
                         return;
                     }
@@ -158,34 +159,13 @@ final class S3OutputStream extends BlockBufferingOutputStream {
                         throw exists;
                     }
                 }
-                IOException failure = failureUnlessOurs(e);
-                if (failure == null) {
-                    return;
-                }
-                throw failure;
+                failUnlessOurs(fs.translate(path, "create", e), e);
+                return;
             } catch (SdkException e) {
-                IOException failure = failureUnlessOurs(e);
-                if (failure == null) {
-                    return;
-                }
-                throw failure;
+                failUnlessOurs(fs.translate(path, "create", e), e);
+                return;
             }
         }
-    }
-
-    /** After a failure: null when the object is ours after all (the request took effect), else the failure. */
-    private IOException failureUnlessOurs(SdkException e) {
-        IOException failure = fs.translate(path, "create", e);
-        try {
-            if (fs.isOurs(target, writeId)) {
-                LOG.debug("Create of {} reported an error but took effect", path, e);
-                return null;
-            }
-        } catch (IOException unreadable) {
-            failure.addSuppressed(unreadable);
-        }
-        markFailed();
-        return failure;
     }
 
     private void abortUpload() {

@@ -1,6 +1,7 @@
 package io.keepsake.storage.s3;
 
 import io.keepsake.storage.InvalidStorageArgumentException;
+import io.keepsake.storage.spi.objectstore.ObjectLocation;
 
 import java.util.Locale;
 
@@ -12,7 +13,7 @@ import java.util.Locale;
  * @param bucket the bucket
  * @param key    the key, {@code ""} for the top of the bucket
  */
-record S3Path(String bucket, String key) {
+record S3Path(String bucket, String key) implements ObjectLocation<S3Path> {
 
     /** The scheme every path is written with. */
     static final String SCHEME = "s3://";
@@ -41,20 +42,23 @@ record S3Path(String bucket, String key) {
         if (bucket.isEmpty()) {
             throw new InvalidStorageArgumentException("Cannot use S3 path: the bucket is empty (" + path + ")");
         }
-        while (rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
-        }
-        return new S3Path(bucket, rest);
+        return new S3Path(bucket, ObjectLocation.withoutTrailingSlashes(rest));
     }
 
-    /** The key prefix of the "directory" this path stands for: {@code key/}, or {@code ""} at the top. */
-    String directoryPrefix() {
-        return key.isEmpty() ? "" : key + "/";
+    /** The key. */
+    @Override
+    public String name() {
+        return key;
+    }
+
+    @Override
+    public S3Path parent() {
+        return new S3Path(bucket, parentName());
     }
 
     /** The path as written: {@code s3://bucket/key}. */
     @Override
     public String toString() {
-        return key.isEmpty() ? SCHEME + bucket : SCHEME + bucket + "/" + key;
+        return ObjectLocation.written(SCHEME, bucket, key);
     }
 }

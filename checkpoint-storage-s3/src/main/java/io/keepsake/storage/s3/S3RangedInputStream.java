@@ -1,5 +1,6 @@
 package io.keepsake.storage.s3;
 
+import io.keepsake.storage.spi.SegmentedInputStream;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -7,10 +8,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -33,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * ranges still being fetched (their connections are closed, not drained) and does not wait for
  * them. Not thread-safe: one reader.
  */
-final class S3RangedInputStream extends InputStream {
+final class S3RangedInputStream extends SegmentedInputStream {
 
     private final S3FileSystem fs;
     private final S3Reads reads;
@@ -47,7 +46,6 @@ final class S3RangedInputStream extends InputStream {
     private final Executor executor;
     /** The ranges started and not yet handed to the reader, in order. */
     private final ArrayDeque<Fetch> fetches = new ArrayDeque<>();
-    private final byte[] one = new byte[1];
     private int nextRange;
     private byte[] current;
     private int position;
@@ -87,33 +85,24 @@ final class S3RangedInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        int n = read(one, 0, 1);
-        return n <= 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (len == 0) {
-            return 0;
-        }
-        if (!advance()) {
-            return -1;
-        }
-        int n = Math.min(len, limit - position);
-        System.arraycopy(current, position, b, off, n);
-        position += n;
-        return n;
-    }
-
-    @Override
-    public int available() {
+    protected int remaining() {
         return current == null ? 0 : limit - position;
     }
 
+    @Override
+    protected void copy(byte[] b, int off, int n) {
+        System.arraycopy(current, position, b, off, n);
+        position += n;
+    }
+
+    @Override
+    protected void drop(int n) {
+        position += n;
+    }
+
     /** Makes {@link #current} a range with bytes left; false at the object's end. */
-    private boolean advance() throws IOException {
+    @Override
+    protected boolean advance() throws IOException {
         if (closed) {
             throw new IOException("Stream of " + path + " is closed");
         }
@@ -182,16 +171,6 @@ final class S3RangedInputStream extends InputStream {
             throw new IOException("Reading bytes " + f.start + " to " + (f.start + f.length - 1) + " of " + path
                     + " failed: " + cause, cause);
         }
-    }
-
-    private static void rethrow(Throwable e) throws IOException {
-        if (e instanceof IOException io) {
-            throw io;
-        }
-        if (e instanceof Error error) {
-            throw error;
-        }
-        throw (RuntimeException) e;
     }
 
     private void cancelAll() {

@@ -8,6 +8,8 @@ import io.keepsake.storage.StorageRootNotFoundException;
 import io.keepsake.storage.s3.internal.S3Settings;
 import io.keepsake.storage.spi.FileSystemStorageFactory;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.StorageRoots;
+import io.keepsake.storage.spi.objectstore.ScopedRoot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -15,12 +17,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-import java.io.IOException;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Checkpoints and savepoints on Amazon S3 or an S3-compatible store (factory id {@code s3}): a
@@ -71,15 +68,7 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
         S3Settings settings = S3Settings.from(options);
         S3FileSystem fs = new S3FileSystem(settings.client(), settings.bucket(), settings.partSize(),
                 settings.conditionalWrites(), settings.endpointText());
-        try {
-            requireRoot(fs, options.namespace(), StorageOptions.NAMESPACE);
-            if (options.savepointPath() != null) {
-                requireRoot(fs, options.savepointPath(), StorageOptions.SAVEPOINT_PATH);
-            }
-        } catch (RuntimeException e) {
-            fs.close();
-            throw e;
-        }
+        StorageRoots.requireWellFormed(fs, options, "storage root|S3 path");
         return fs;
     }
 
@@ -98,21 +87,12 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
         try (S3Client probeClient = settings.probeClient()) {
             S3FileSystem probe = new S3FileSystem(probeClient, settings.bucket(), settings.partSize(),
                     settings.conditionalWrites(), settings.endpointText());
-            Set<String> buckets = new TreeSet<>();
-            buckets.add(main.path(storage.namespace()).bucket());
-            buckets.add(main.path(storage.savepointRoot()).bucket());
-            for (String bucket : buckets) {
-                checkBucket(probeClient, bucket, settings);
+            for (ScopedRoot root : ScopedRoot.onePerScope(storage, r -> main.path(r).bucket())) {
+                checkBucket(probeClient, root.scope(), settings);
             }
-            String current = storage.namespace();
-            try {
-                probe.mkdirs(current);
-                current = storage.savepointRoot();
-                probe.mkdirs(current);
-            } catch (IOException e) {
-                throw new CheckpointStorageException("Cannot open s3 storage at " + settings.endpointText() + ": creating "
-                        + current + " failed: " + e.getMessage() + " (" + S3Settings.ENDPOINT + ")", e);
-            }
+            StorageRoots.create(probe, storage, (root, e) -> new CheckpointStorageException("Cannot open s3 storage at "
+                    + settings.endpointText() + ": creating " + root + " failed: " + e.getMessage() + " ("
+                    + S3Settings.ENDPOINT + ")", e));
         }
         LOG.info("Opened s3 storage at {}: checkpoints in {}, savepoints in {}", settings.endpointText(),
                 storage.namespace(), storage.savepointRoot());
@@ -164,21 +144,11 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
             return;
         }
         S3FileSystem main = (S3FileSystem) fileSystem;
-        Map<String, String> directoryByBucket = new TreeMap<>();
-        directoryByBucket.put(main.path(storage.namespace()).bucket(), storage.namespace());
-        directoryByBucket.putIfAbsent(main.path(storage.savepointRoot()).bucket(), storage.savepointRoot());
+        List<ScopedRoot> roots = ScopedRoot.onePerScope(storage, r -> main.path(r).bucket());
         try (S3Client probeClient = settings.probeClient()) {
             S3FileSystem probe = new S3FileSystem(probeClient, settings.bucket(), settings.partSize(), true,
                     settings.endpointText());
-            for (String directory : directoryByBucket.values()) {
-                try {
-                    ConditionalWriteProbe.requireEnforced(probe, directory, settings);
-                } catch (IOException e) {
-                    throw new CheckpointStorageException("Cannot open s3 storage at " + settings.endpointText()
-                            + ": checking conditional writes under " + directory + " failed: " + e.getMessage() + " ("
-                            + S3Settings.ENDPOINT + ")", e);
-                }
-            }
+            ConditionalWriteProbe.requireEnforced(probe, roots, settings);
         }
     }
 
@@ -191,14 +161,5 @@ public final class S3StorageFactory extends FileSystemStorageFactory {
                 + " files of an attempt whose commit returned; garbage collection therefore leaves every attempt"
                 + " without metadata in place and reports it as kept (delete such a savepoint explicitly once no"
                 + " writer of it runs)";
-    }
-
-    private static void requireRoot(S3FileSystem fs, String root, String key) {
-        try {
-            fs.normalizeRoot(root);
-        } catch (InvalidStorageArgumentException e) {
-            throw new InvalidStorageArgumentException(e.getMessage().replaceFirst("^Cannot use (storage root|S3 path)",
-                    "Cannot use storage root " + key));
-        }
     }
 }

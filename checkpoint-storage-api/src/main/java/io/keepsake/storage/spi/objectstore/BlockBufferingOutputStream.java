@@ -1,26 +1,37 @@
 package io.keepsake.storage.spi.objectstore;
 
 import io.keepsake.storage.spi.SyncableOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * One object on its way to an object store: bytes gather in one buffer of at most a block (it
  * starts small and doubles); a full buffer is handed to {@link #stageBlock}, and {@link #sync()}
  * publishes the object: {@link #putWhole} when no block was staged, else the last block and
  * {@link #commitBlocks}. Nothing can be written after that, nor after a failed request. A stream
- * closed without a successful {@code sync()} calls {@link #abandon()}. The subclass supplies the
+ * closed without a successful {@code sync()} calls {@link #abandon()}. The object carries a random
+ * {@link #writeId} as metadata, so that a publishing request whose response was lost, retried or
+ * not, can tell its own object from another writer's ({@link #isOurs()}). The subclass supplies the
  * store's requests; a request that fails and is not success after all calls {@link #markFailed()}
  * or throws. Not thread-safe: one thread writes one object.
  */
 public abstract class BlockBufferingOutputStream extends SyncableOutputStream {
 
+    private static final Logger LOG = LoggerFactory.getLogger(BlockBufferingOutputStream.class);
+
     private static final int FIRST_BUFFER = 64 << 10;
 
     /** The file's path, as messages name it. */
     protected final String path;
+    /** True when the publishing request must create the object ({@code If-None-Match: *}). */
+    protected final boolean conditional;
+    /** The random id this stream's object carries as metadata. */
+    protected final String writeId = UUID.randomUUID().toString();
     private final int blockSize;
     private final String publishedNote;
     private final String failedNote;
@@ -35,12 +46,15 @@ public abstract class BlockBufferingOutputStream extends SyncableOutputStream {
      * A stream of blocks of {@code blockSize} bytes.
      *
      * @param path          the file's path, as messages name it
+     * @param conditional   true when the publishing request must create the object
      * @param blockSize     the bytes of every staged block but the last
      * @param publishedNote why a write after {@code sync()} is refused, for its message
      * @param failedNote    why a write after a failed request is refused, for its message
      */
-    protected BlockBufferingOutputStream(String path, int blockSize, String publishedNote, String failedNote) {
+    protected BlockBufferingOutputStream(String path, boolean conditional, int blockSize, String publishedNote,
+                                         String failedNote) {
         this.path = path;
+        this.conditional = conditional;
         this.blockSize = blockSize;
         this.publishedNote = publishedNote;
         this.failedNote = failedNote;
@@ -61,6 +75,26 @@ public abstract class BlockBufferingOutputStream extends SyncableOutputStream {
 
     /** Called once when the stream closes unpublished; does nothing unless the store keeps something to undo. */
     protected void abandon() {
+    }
+
+    /** True when the object at the path carries this stream's {@link #writeId}: a publishing request took effect. */
+    protected abstract boolean isOurs() throws IOException;
+
+    /**
+     * After a publishing request failed with {@code error}: returns when the object is ours after
+     * all (the request took effect), else refuses every later write and throws {@code failure}.
+     */
+    protected final void failUnlessOurs(IOException failure, Throwable error) throws IOException {
+        try {
+            if (isOurs()) {
+                LOG.debug("Create of {} reported an error but took effect", path, error);
+                return;
+            }
+        } catch (IOException unreadable) {
+            failure.addSuppressed(unreadable);
+        }
+        markFailed();
+        throw failure;
     }
 
     /** Refuses every later write: a request of this stream failed. */

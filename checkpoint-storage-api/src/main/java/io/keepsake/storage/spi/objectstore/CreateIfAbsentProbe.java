@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,9 +46,10 @@ public final class CreateIfAbsentProbe {
      * @param createRequest the single request that creates an object
      * @param commitRequest the request that publishes an object of several blocks
      * @param option        the option that turns the check off
+     * @param endpointKey   the option that names the store's endpoint
      */
     public record Wording(String scheme, String service, String item, String scope, String createRequest,
-                          String commitRequest, String option) {
+                          String commitRequest, String option, String endpointKey) {
     }
 
     /** The backend's half of the probe: a multi-block publication of a name that exists. */
@@ -82,6 +84,30 @@ public final class CreateIfAbsentProbe {
     /** How many probes ran (not answered from the cache): for tests. */
     public int runs() {
         return runs.get();
+    }
+
+    /**
+     * Probes the bucket (container) of every root unless a probe of the same endpoint and bucket
+     * passed, each under its root.
+     *
+     * @param fs           a file system over a client of the store
+     * @param roots        one root per bucket
+     * @param endpointText the store's endpoint, as messages name it
+     * @param commitCheck  the backend's check of the multi-block publication
+     * @throws CheckpointStorageException when the store accepts a second conditional create of a name, answers
+     *                                    the probe other than the backend expects, or a request of the probe fails
+     */
+    public void requireEnforced(StorageFileSystem fs, List<ScopedRoot> roots, String endpointText,
+                                CommitCheck commitCheck) throws CheckpointStorageException {
+        for (ScopedRoot root : roots) {
+            try {
+                requireEnforced(fs, root.directory(), root.scope(), endpointText, commitCheck);
+            } catch (IOException e) {
+                throw new CheckpointStorageException("Cannot open " + wording.scheme() + " storage at " + endpointText
+                        + ": checking conditional writes under " + root.directory() + " failed: " + e.getMessage()
+                        + " (" + wording.endpointKey() + ")", e);
+            }
+        }
     }
 
     /**

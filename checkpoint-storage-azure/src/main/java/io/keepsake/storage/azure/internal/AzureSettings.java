@@ -7,10 +7,10 @@ import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
-import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.ConfigOption;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.spi.objectstore.ObjectStoreValues;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -19,7 +19,6 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -78,8 +77,6 @@ public record AzureSettings(String account, URI endpoint, String container, Cred
     public static final int DEFAULT_BLOCK_SIZE = 8 << 20;
 
     private static final String WHAT = "azure storage";
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
     // Azure: lower-case letters and digits, 3 to 24 of them; the emulator's devstoreaccount1 fits.
     private static final Pattern ACCOUNT_NAME = Pattern.compile("[a-z0-9]{3,24}");
 
@@ -104,17 +101,17 @@ public record AzureSettings(String account, URI endpoint, String container, Cred
             v -> Credential.valueOf(v.toUpperCase(Locale.ROOT).replace("ACCOUNT-KEY", "ACCOUNT_KEY")));
     private static final ConfigOption<Long> BLOCK_SIZE_OPTION = ConfigOption.of(BLOCK_SIZE,
             "bytes per staged block (rounded up to whole 1 MiB chunks)", (long) DEFAULT_BLOCK_SIZE,
-            "is not a size such as 8388608, 8M or 16M", AzureSettings::size)
+            "is not a size such as 8388608, 8M or 16M", ObjectStoreValues::size)
             .check(n -> n >= 1 && n <= 2000L << 20, "must be between 1 byte and 2000M");
     private static final ConfigOption<Duration> TRY_TIMEOUT_OPTION = ConfigOption.of(TRY_TIMEOUT,
             "how long one try of a request may take", Duration.ofSeconds(60),
-            "is not a duration such as 60000 (ms), 60s or 1m", AzureSettings::duration)
+            "is not a duration such as 60000 (ms), 60s or 1m", ObjectStoreValues::duration)
             .check(d -> d.toSeconds() >= 1, "must be at least one second");
     private static final ConfigOption<Integer> MAX_TRIES_OPTION = ConfigOption.integer(MAX_TRIES,
             "tries per request", 4, "is not a whole number").check(n -> n >= 1 && n <= 20, "must be between 1 and 20");
     private static final ConfigOption<Boolean> CONDITIONAL_WRITES_OPTION = ConfigOption.of(CONDITIONAL_WRITES,
             "required: the service must refuse a second conditional create of a blob; unsupported: accept one that"
-                    + " does not", true, "must be required or unsupported", AzureSettings::conditionalWrites);
+                    + " does not", true, "must be required or unsupported", ObjectStoreValues::conditionalWrites);
 
     /**
      * Parses the backend's keys.
@@ -130,7 +127,7 @@ public record AzureSettings(String account, URI endpoint, String container, Cred
         }
         URI endpoint = endpoint(o.get(ENDPOINT), account);
         String container = CONTAINER_OPTION.read(o, WHAT);
-        int blockSize = alignedBlockSize(BLOCK_SIZE_OPTION.read(o, WHAT));
+        int blockSize = ObjectStoreValues.chunkAligned(BLOCK_SIZE_OPTION.read(o, WHAT));
         Secret secret = credential(o, account, CREDENTIAL_OPTION.read(o, WHAT));
         return new AzureSettings(account, endpoint, container, secret.kind(), secret.value(), secret.source(),
                 blockSize, TRY_TIMEOUT_OPTION.read(o, WHAT), MAX_TRIES_OPTION.read(o, WHAT),
@@ -259,48 +256,5 @@ public record AzureSettings(String account, URI endpoint, String container, Cred
             b.addPolicy(policy);
         }
         return b.buildClient();
-    }
-
-    /** A block size rounded up to a whole multiple of the savepoint chunk size. */
-    static int alignedBlockSize(long configured) {
-        long chunk = ChunkDigests.CHUNK_SIZE;
-        return (int) ((configured + chunk - 1) / chunk * chunk);
-    }
-
-    private static boolean conditionalWrites(String value) {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "required" -> true;
-            case "unsupported" -> false;
-            default -> throw new IllegalArgumentException(value);
-        };
-    }
-
-    private static long size(String value) {
-        Matcher m = SIZE.matcher(value);
-        if (!m.matches()) {
-            throw new IllegalArgumentException(value);
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-            case "k" -> n << 10;
-            case "m" -> n << 20;
-            case "g" -> n << 30;
-            default -> n;
-        };
-    }
-
-    private static Duration duration(String value) {
-        Matcher m = TIME.matcher(value);
-        if (!m.matches()) {
-            throw new IllegalArgumentException(value);
-        }
-        long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
-        return Duration.ofMillis(switch (unit) {
-            case "s" -> n * 1000;
-            case "m" -> n * 60_000;
-            case "h" -> n * 3_600_000;
-            default -> n;
-        });
     }
 }

@@ -4,6 +4,7 @@ import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.ConfigOption;
 import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.StorageOptions;
+import io.keepsake.storage.spi.objectstore.ObjectStoreValues;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -30,12 +31,9 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The S3 backend's configuration, parsed from SeaTunnel's keys for its {@code s3} checkpoint
@@ -113,8 +111,6 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
 
     /** What messages say is being configured. */
     private static final String WHAT = "s3 storage";
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
 
     // The keys with a value of their own, as from() reads them; the credential keys are read together below.
     private static final ConfigOption<String> BUCKET_OPTION = ConfigOption.of(BUCKET,
@@ -127,7 +123,7 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
     private static final ConfigOption<Boolean> PATH_STYLE_OPTION = ConfigOption.bool(PATH_STYLE,
             "path-style addressing (http://endpoint/bucket/key)", false);
     private static final ConfigOption<Long> PART_SIZE_OPTION = ConfigOption.of(PART_SIZE, "bytes per multipart part",
-            8L << 20, "is not a size such as 8388608, 8M or 16M", S3Settings::size)
+            8L << 20, "is not a size such as 8388608, 8M or 16M", ObjectStoreValues::size)
             .check(n -> n >= 5 << 20, "must be at least 5M, the smallest part S3 accepts");
     private static final ConfigOption<Duration> CONNECT_TIMEOUT_OPTION = duration(CONNECT_TIMEOUT, "connect timeout",
             Duration.ofSeconds(10));
@@ -138,7 +134,7 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
             "is not a whole number", v -> (int) Long.parseLong(v)).check(n -> n >= 1 && n <= 20, "must be between 1 and 20");
     private static final ConfigOption<Boolean> CONDITIONAL_WRITES_OPTION = ConfigOption.of(CONDITIONAL_WRITES,
             "required: the store must refuse a second conditional create of a key; unsupported: accept one that does"
-                    + " not", true, "must be required or unsupported", S3Settings::conditionalWrites);
+                    + " not", true, "must be required or unsupported", ObjectStoreValues::conditionalWrites);
 
     /**
      * Parses the backend's keys.
@@ -152,7 +148,7 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
         String region = REGION_OPTION.read(o, WHAT);
         Credentials credentials = credentials(o);
         long configuredPart = PART_SIZE_OPTION.read(o, WHAT);
-        int partSize = alignedPartSize(configuredPart);
+        int partSize = ObjectStoreValues.chunkAligned(configuredPart);
         if (partSize != configuredPart) {
             LOG.info("S3 storage: {}={} is not a whole multiple of the savepoint chunk size ({} bytes); parts of"
                     + " {} bytes are used, so every part holds whole chunks", PART_SIZE, o.get(PART_SIZE),
@@ -281,16 +277,6 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
         return builder.build();
     }
 
-    /**
-     * A configured part size rounded up to a whole multiple of the savepoint chunk size (within an
-     * int), so that every part of a payload holds whole chunks.
-     */
-    static int alignedPartSize(long configured) {
-        long chunk = ChunkDigests.CHUNK_SIZE;
-        long largest = (Integer.MAX_VALUE - 8) / chunk * chunk;
-        return (int) Math.min(largest, (configured + chunk - 1) / chunk * chunk);
-    }
-
     private static Map<String, String> providers() {
         Map<String, String> m = new TreeMap<>();
         m.put("org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider", "keys");
@@ -338,46 +324,10 @@ public record S3Settings(String bucket, URI endpoint, String region, boolean pat
         };
     }
 
-    /** True for {@code required}, false for {@code unsupported}, ignoring case. */
-    private static boolean conditionalWrites(String value) {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "required" -> true;
-            case "unsupported" -> false;
-            default -> throw new IllegalArgumentException(value);
-        };
-    }
-
-    /** A size in bytes: a number with an optional k, m or g (binary), and an optional b. */
-    private static long size(String value) {
-        Matcher m = SIZE.matcher(value);
-        if (!m.matches()) {
-            throw new IllegalArgumentException(value);
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-            case "k" -> n << 10;
-            case "m" -> n << 20;
-            case "g" -> n << 30;
-            default -> n;
-        };
-    }
-
     /** A positive duration key: milliseconds, or a number with ms, s, m or h. */
     private static ConfigOption<Duration> duration(String key, String description, Duration fallback) {
-        return ConfigOption.of(key, description, fallback, "is not a duration such as 5000 (ms), 5s or 1m", v -> {
-            Matcher m = TIME.matcher(v);
-            if (!m.matches()) {
-                throw new IllegalArgumentException(v);
-            }
-            long n = Long.parseLong(m.group(1));
-            String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
-            return Duration.ofMillis(switch (unit) {
-                case "s" -> n * 1000;
-                case "m" -> n * 60_000;
-                case "h" -> n * 3_600_000;
-                default -> n;
-            });
-        }).check(d -> d.toMillis() >= 1, "must be positive");
+        return ConfigOption.of(key, description, fallback, "is not a duration such as 5000 (ms), 5s or 1m",
+                ObjectStoreValues::duration).check(d -> d.toMillis() >= 1, "must be positive");
     }
 
     private static InvalidStorageArgumentException invalid(String key, String why, String value) {
