@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.keepsake.fixtures.tck.PayloadBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -80,13 +81,13 @@ class AzureBlocksHoldWholeChunksTest {
         fs.mkdirs(dir);
         String file = fs.child(dir, "big");
         try (SyncableOutputStream out = fs.create(file, true)) {
-            out.write(UploadsHoldWholeChunks.bytes(3, 2 * fs.blockSize() + 10));
+            out.write(bytes(3, 2 * fs.blockSize() + 10));
         }
         assertThat(fs.stat(file)).isEmpty();
         assertThat(fs.listNames(dir)).isEmpty();
         String other = fs.child(dir, "small");
         try (SyncableOutputStream out = fs.create(other, true)) {
-            out.write(UploadsHoldWholeChunks.bytes(4, 10));
+            out.write(bytes(4, 10));
             out.sync();
         }
         assertThat(fs.listNames(dir)).containsExactly("small");
