@@ -3,6 +3,7 @@ package io.keepsake.storage.s3;
 import io.keepsake.fixtures.faults.AgingFileSystem;
 import io.keepsake.fixtures.http.FaultyHttpProxy;
 import io.keepsake.fixtures.http.FaultyHttpProxyPerClass;
+import io.keepsake.fixtures.tck.FaultRuns;
 import io.keepsake.fixtures.tck.PayloadBytes;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.KeepsakeStorage;
@@ -83,16 +84,7 @@ class S3HttpFaultTest {
         } catch (SavepointStorageException | IOException e) {
             failures.add(e);
         }
-        try {
-            s.deleteSavepoint(JOB, "sp-drop");
-        } catch (SavepointStorageException e) {
-            failures.add(e);
-        }
-        try {
-            s.collectGarbage(Duration.ZERO);
-        } catch (SavepointStorageException e) {
-            failures.add(e);
-        }
+        FaultRuns.deleteThenCollect(s, JOB, "sp-drop", failures);
         return committed;
     }
 
