@@ -19,7 +19,7 @@ class AzureCommitRaceTest extends CommitRaceContractTest {
 
     @Override
     protected StorageTarget target(String name) {
-        return new StorageTarget("azure", azurite.keys(AzuritePerTestClass.freshDirectory(name) + "/ns"));
+        return azurite.target(name);
     }
 
     @Override

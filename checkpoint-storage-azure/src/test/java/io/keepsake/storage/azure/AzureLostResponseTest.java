@@ -2,26 +2,24 @@ package io.keepsake.storage.azure;
 
 import io.keepsake.fixtures.azure.AzuriteServer;
 import io.keepsake.fixtures.http.FaultyHttpProxy;
+import io.keepsake.fixtures.http.FaultyHttpProxyPerClass;
+import io.keepsake.fixtures.tck.PayloadBytes;
 import io.keepsake.storage.KeepsakeStorage;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
-import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.spi.StorageFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
+import static io.keepsake.fixtures.tck.PayloadBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,28 +37,11 @@ class AzureLostResponseTest {
     @RegisterExtension
     static final AzuritePerTestClass azurite = new AzuritePerTestClass();
 
-    private static FaultyHttpProxy proxy;
-
-    @BeforeAll
-    static void startProxy() throws Exception {
-        proxy = new FaultyHttpProxy(azurite.endpoint());
-    }
-
-    @AfterAll
-    static void stopProxy() throws Exception {
-        if (proxy != null) {
-            proxy.close();
-        }
-    }
+    @RegisterExtension
+    static final FaultyHttpProxyPerClass proxied = new FaultyHttpProxyPerClass(() -> azurite.endpoint());
 
     private static URI proxied() {
-        return URI.create(proxy.endpoint() + "/" + AzuriteServer.ACCOUNT);
-    }
-
-    private static byte[] bytes(long seed, int length) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
+        return URI.create(proxied.proxy().endpoint() + "/" + AzuriteServer.ACCOUNT);
     }
 
     private static Map<Integer, byte[]> payloads() {
@@ -74,43 +55,33 @@ class AzureLostResponseTest {
         return KeepsakeStorage.open(fs, new StorageOptions(ns, null, null, 0, Map.of(), 600_000));
     }
 
-    private static void commit(KeepsakeStorage s, String id) throws IOException {
-        try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(JOB, id, SavepointKind.MANUAL, "test",
-                "test-payload", 1_000L, Map.of()))) {
-            for (Map.Entry<Integer, byte[]> p : payloads().entrySet()) {
-                try (OutputStream out = w.openPayload(p.getKey(), 7)) {
-                    out.write(p.getValue());
-                }
-            }
-            w.commit(2_000L);
-        }
-    }
-
     /** The index of the first request of a clean commit whose line contains every marker. */
     private static int indexOf(List<String> markers) throws IOException {
         String ns = azurite.fs().normalizeRoot(AzuritePerTestClass.freshDirectory("lost-find") + "/ns");
         try (AzureFileSystem fs = AzuritePerTestClass.newFileSystem(proxied(), 1, null); KeepsakeStorage s = open(fs, ns)) {
-            proxy.disarm();
-            commit(s, "sp-new");
-            List<String> seen = proxy.requests();
-            for (int i = 0; i < seen.size(); i++) {
-                if (markers.stream().allMatch(seen.get(i)::contains)) {
-                    return i + 1;
-                }
-            }
-            throw new AssertionError("no request " + markers + " in " + seen);
+            proxied.proxy().disarm();
+            PayloadBytes.commit(s, JOB, "sp-new", payloads());
+            return proxied.indexOf(markers);
         }
     }
 
-    private void lostResponseIsCommitted(List<String> markers, int tries) throws IOException {
+    @ParameterizedTest(name = "{0} with {1} tries")
+    @CsvSource({
+            "_metadata.ser, 4", // the Put Blob of the metadata, the SDK retrying
+            "_metadata.ser, 1", // the same without retries
+            "comp=blocklist, 4", // the Put Block List of a payload, recognised as its own blob
+            "comp=blocklist, 1"})
+    void aLostResponseIsCommitted(String marker, int tries) throws IOException {
+        List<String> markers = List.of("PUT ", marker);
         int k = indexOf(markers);
         String ns = azurite.fs().normalizeRoot(AzuritePerTestClass.freshDirectory("lost") + "/ns");
+        FaultyHttpProxy proxy = proxied.proxy();
         List<String> seen;
         try (AzureFileSystem fs = AzuritePerTestClass.newFileSystem(proxied(), tries, null);
              KeepsakeStorage s = open(fs, ns)) {
             proxy.arm(k, FaultyHttpProxy.Fault.DROP_RESPONSE);
             try {
-                commit(s, "sp-new");
+                PayloadBytes.commit(s, JOB, "sp-new", payloads());
             } finally {
                 seen = proxy.requests();
                 proxy.disarm();
@@ -121,26 +92,6 @@ class AzureLostResponseTest {
             var content = after.readSavepoint(JOB, "sp-new");
             payloads().forEach((pid, b) -> assertThat(content.payloadOfPipeline(pid)).isEqualTo(b));
         }
-    }
-
-    @Test
-    void aLostResponseOfTheMetadataPutBlobIsCommittedWhenTheSdkRetries() throws IOException {
-        lostResponseIsCommitted(List.of("PUT ", "_metadata.ser"), 4);
-    }
-
-    @Test
-    void aLostResponseOfTheMetadataPutBlobIsCommittedWithoutRetries() throws IOException {
-        lostResponseIsCommitted(List.of("PUT ", "_metadata.ser"), 1);
-    }
-
-    @Test
-    void aLostResponseOfAPutBlockListIsRecognisedAsItsOwnBlob() throws IOException {
-        lostResponseIsCommitted(List.of("PUT ", "comp=blocklist"), 4);
-    }
-
-    @Test
-    void aLostResponseOfAPutBlockListWithoutRetriesIsRecognisedAsItsOwnBlob() throws IOException {
-        lostResponseIsCommitted(List.of("PUT ", "comp=blocklist"), 1);
     }
 
     @Test

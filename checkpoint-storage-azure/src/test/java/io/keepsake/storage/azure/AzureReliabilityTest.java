@@ -3,12 +3,9 @@ package io.keepsake.storage.azure;
 import io.keepsake.fixtures.tck.FileSystemTreeAccess;
 import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
-import io.keepsake.fixtures.tck.StorageTarget;
-import io.keepsake.fixtures.tck.TreeAccess;
+import io.keepsake.fixtures.tck.ServerReliabilityBackend;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.nio.file.Path;
 
 /**
  * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on Azurite, one
@@ -22,23 +19,8 @@ class AzureReliabilityTest extends ReliabilitySuites {
 
     @Override
     protected ReliabilityBackend backend() {
-        return new ReliabilityBackend() {
-            @Override
-            public StorageTarget freshTarget(Path scratch) {
-                return new StorageTarget("azure", azurite.keys(AzuritePerTestClass.freshDirectory("reliability")
-                        + "/ns"));
-            }
-
-            @Override
-            public TreeAccess tree() {
-                return new FileSystemTreeAccess(azurite.fs());
-            }
-
-            @Override
-            public String fileSystemRoot() {
-                return AzurePath.SCHEME + AzuritePerTestClass.CONTAINER + "/";
-            }
-        };
+        return new ServerReliabilityBackend(azurite::target, new FileSystemTreeAccess(azurite.fs()),
+                AzurePath.SCHEME + AzuritePerTestClass.CONTAINER + "/");
     }
 
     @Nested class Concurrency extends ReliabilitySuites.Concurrency { }

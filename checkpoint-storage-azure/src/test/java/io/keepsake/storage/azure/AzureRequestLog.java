@@ -26,10 +26,6 @@ final class AzureRequestLog implements HttpPipelinePolicy {
     /** One request: method, what it was, thread, start and end ({@link System#nanoTime()}), body bytes. */
     record Request(String method, String what, String thread, long start, long end, long length) implements TimedRequest {
 
-        boolean isPayload() {
-            return what.contains(".wire");
-        }
-
         @Override
         public String toString() {
             return method + " " + what + " (" + thread + ")";

@@ -4,6 +4,7 @@ import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.storage.blob.BlobServiceClient;
 import io.keepsake.fixtures.azure.AzuritePerClass;
 import io.keepsake.fixtures.azure.AzuriteServer;
+import io.keepsake.fixtures.tck.StorageTarget;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.StorageOptions;
 import io.keepsake.storage.azure.internal.AzureSettings;
@@ -67,5 +68,10 @@ final class AzuritePerTestClass extends AzuritePerClass {
         Map<String, String> m = factoryKeys(namespace);
         m.put(AzureSettings.BLOCK_SIZE, "1M");
         return m;
+    }
+
+    /** The factory id {@code azure} and its {@link #keys} for a root {@code ns} in a directory no other test uses, named after {@code name}. */
+    StorageTarget target(String name) {
+        return new StorageTarget("azure", keys(freshDirectory(name) + "/ns"));
     }
 }

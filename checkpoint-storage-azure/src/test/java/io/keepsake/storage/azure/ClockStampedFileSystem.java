@@ -1,15 +1,13 @@
 package io.keepsake.storage.azure;
 
-import io.keepsake.fixtures.faults.ForwardingFileSystem;
 import io.keepsake.fixtures.faults.ForwardingOutputStream;
+import io.keepsake.fixtures.faults.RestampedFileSystem;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.StorageFileSystem;
 import io.keepsake.storage.spi.SyncableOutputStream;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -20,7 +18,7 @@ import java.util.function.LongSupplier;
  * clock, and Azurite stamps blobs with the wall clock, so leases and ages are judged on the run's
  * clock only through this wrapper. Thread-safe.
  */
-final class ClockStampedFileSystem extends ForwardingFileSystem {
+final class ClockStampedFileSystem extends RestampedFileSystem {
 
     private final LongSupplier clock;
     private final Map<String, Long> times = new ConcurrentHashMap<>();
@@ -57,24 +55,12 @@ final class ClockStampedFileSystem extends ForwardingFileSystem {
     }
 
     @Override
-    public List<FileStatus> list(String directory) throws IOException {
-        return super.list(directory).stream().map(this::restamped).toList();
-    }
-
-    @Override
-    public Optional<FileStatus> stat(String path) throws IOException {
-        return super.stat(path).map(this::restamped);
-    }
-
-    private FileStatus restamped(FileStatus s) {
-        long time;
+    protected long modificationTime(FileStatus s) {
         if (s.directory()) {
             String below = s.path().endsWith("/") ? s.path() : s.path() + "/";
-            time = times.entrySet().stream().filter(e -> e.getKey().equals(s.path()) || e.getKey().startsWith(below))
+            return times.entrySet().stream().filter(e -> e.getKey().equals(s.path()) || e.getKey().startsWith(below))
                     .mapToLong(Map.Entry::getValue).max().orElse(clock.getAsLong());
-        } else {
-            time = times.getOrDefault(s.path(), clock.getAsLong());
         }
-        return new FileStatus(s.path(), s.name(), s.type(), s.length(), time);
+        return times.getOrDefault(s.path(), clock.getAsLong());
     }
 }

@@ -26,7 +26,6 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +34,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.Map;
 
+import static io.keepsake.fixtures.tck.PayloadBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,12 +71,6 @@ class HdfsAtomicityTest {
             storage = KeepsakeStorage.open(new ForwardingFileSystem(hdfs.fs()), namespace, null, 0);
         }
         return storage;
-    }
-
-    private static byte[] bytes(long seed, int length) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
     }
 
     private static SavepointHandle commit(KeepsakeStorage s, String jobId, String savepointId, byte[] payload) {

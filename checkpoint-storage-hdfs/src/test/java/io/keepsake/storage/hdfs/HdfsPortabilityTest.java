@@ -25,9 +25,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 
+import static io.keepsake.fixtures.tck.PayloadBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -58,12 +58,6 @@ class HdfsPortabilityTest {
     @AfterEach
     void closeStorageOnHdfs() {
         onHdfs.close();
-    }
-
-    private static byte[] bytes(long seed, int length) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
     }
 
     private static Map<Integer, byte[]> payloads() {

@@ -2,13 +2,12 @@ package io.keepsake.storage.hdfs;
 
 import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
+import io.keepsake.fixtures.tck.ServerReliabilityBackend;
 import io.keepsake.fixtures.tck.StorageTarget;
 import io.keepsake.fixtures.tck.TreeAccess;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.nio.file.Path;
 
 /**
  * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on a real
@@ -29,22 +28,8 @@ class HdfsReliabilityTest extends ReliabilitySuites {
 
     @Override
     protected ReliabilityBackend backend() {
-        return new ReliabilityBackend() {
-            @Override
-            public StorageTarget freshTarget(Path scratch) {
-                return new StorageTarget("hdfs", hdfs.factoryKeys(hdfs.freshDirectory("reliability") + "/ns"));
-            }
-
-            @Override
-            public TreeAccess tree() {
-                return tree;
-            }
-
-            @Override
-            public String fileSystemRoot() {
-                return hdfs.uri() + "/";
-            }
-        };
+        return new ServerReliabilityBackend(name -> new StorageTarget("hdfs", hdfs.factoryKeys(hdfs.freshDirectory(name)
+                + "/ns")), tree, hdfs.uri() + "/");
     }
 
     @Nested class Concurrency extends ReliabilitySuites.Concurrency { }

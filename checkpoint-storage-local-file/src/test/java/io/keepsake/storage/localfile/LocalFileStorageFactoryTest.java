@@ -47,17 +47,7 @@ class LocalFileStorageFactoryTest {
 
     @Test
     void anExactIdWinsOverItsCanonicalForm() {
-        CheckpointStorageFactory local = new CheckpointStorageFactory() {
-            @Override
-            public String factoryIdentifier() {
-                return "local";
-            }
-
-            @Override
-            public CheckpointStorage create(Map<String, String> configuration) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        CheckpointStorageFactory local = idOnly("local");
         assertThat(CheckpointStorageFactories.select("local", List.of(new LocalFileStorageFactory(), local).iterator()))
                 .isSameAs(local);
     }
@@ -80,17 +70,7 @@ class LocalFileStorageFactoryTest {
 
     @Test
     void twoProvidersWithOneIdAreAnErrorNamingBoth() {
-        CheckpointStorageFactory impostor = new CheckpointStorageFactory() {
-            @Override
-            public String factoryIdentifier() {
-                return "localfile";
-            }
-
-            @Override
-            public CheckpointStorage create(Map<String, String> configuration) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        CheckpointStorageFactory impostor = idOnly("localfile");
         assertThatThrownBy(() -> CheckpointStorageFactories.select("localfile",
                 List.of(new LocalFileStorageFactory(), impostor).iterator()))
                 .isInstanceOf(InvalidStorageArgumentException.class)
@@ -153,5 +133,20 @@ class LocalFileStorageFactoryTest {
         Path file = Files.writeString(temp.resolve("plain-file"), "x");
         assertThatThrownBy(() -> new LocalFileStorageFactory().create(Map.of("namespace", file.toString())))
                 .hasMessageContaining(file.toString());
+    }
+
+    /** A factory with the id {@code id} that creates nothing. */
+    private static CheckpointStorageFactory idOnly(String id) {
+        return new CheckpointStorageFactory() {
+            @Override
+            public String factoryIdentifier() {
+                return id;
+            }
+
+            @Override
+            public CheckpointStorage create(Map<String, String> configuration) {
+                throw new UnsupportedOperationException();
+            }
+        };
     }
 }

@@ -25,10 +25,6 @@ final class RequestLog implements ExecutionInterceptor {
 
     /** One request: what it was, on which thread, and its start and end ({@link System#nanoTime()}). */
     record Request(String method, String what, String thread, long start, long end) implements TimedRequest {
-
-        boolean isPayload() {
-            return what.contains(".wire");
-        }
     }
 
     private static final ExecutionAttribute<long[]> START = new ExecutionAttribute<>("keepsake-request-start");

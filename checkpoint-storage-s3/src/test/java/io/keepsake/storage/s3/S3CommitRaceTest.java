@@ -19,9 +19,7 @@ class S3CommitRaceTest extends CommitRaceContractTest {
 
     @Override
     protected StorageTarget target(String name) {
-        String dir = S3ProxyServer.freshDirectory(name);
-        return new StorageTarget("s3", server.factoryKeys(dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET).length())
-                + "/ns"));
+        return server.target(name);
     }
 
     @Override

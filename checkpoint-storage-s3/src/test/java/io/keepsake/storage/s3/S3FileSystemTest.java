@@ -23,8 +23,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Random;
 
+import static io.keepsake.fixtures.tck.PayloadBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,12 +36,6 @@ class S3FileSystemTest {
 
     @TempDir
     Path local;
-
-    private static byte[] bytes(long seed, int length) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
 
     private static void write(StorageFileSystem on, String path, byte[] content, boolean mustCreate) throws IOException {
         try (SyncableOutputStream out = on.create(path, mustCreate)) {

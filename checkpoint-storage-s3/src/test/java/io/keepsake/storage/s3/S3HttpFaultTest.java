@@ -2,29 +2,29 @@ package io.keepsake.storage.s3;
 
 import io.keepsake.fixtures.faults.AgingFileSystem;
 import io.keepsake.fixtures.http.FaultyHttpProxy;
+import io.keepsake.fixtures.http.FaultyHttpProxyPerClass;
+import io.keepsake.fixtures.tck.FaultRuns;
+import io.keepsake.fixtures.tck.PayloadBytes;
 import io.keepsake.storage.GcReport;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointEntry;
 import io.keepsake.storage.SavepointHandle;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
 import io.keepsake.storage.SavepointStorageException;
-import io.keepsake.storage.SavepointWriter;
 import io.keepsake.storage.StorageOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
-import java.io.OutputStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
+import static io.keepsake.fixtures.tck.PayloadBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,25 +42,8 @@ class S3HttpFaultTest {
     @RegisterExtension
     static final S3ProxyPerClass server = new S3ProxyPerClass();
 
-    private static FaultyHttpProxy proxy;
-
-    @BeforeAll
-    static void startProxy() throws Exception {
-        proxy = new FaultyHttpProxy(server.endpoint());
-    }
-
-    @AfterAll
-    static void stopProxy() throws Exception {
-        if (proxy != null) {
-            proxy.close();
-        }
-    }
-
-    private static byte[] bytes(long seed, int length) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
+    @RegisterExtension
+    static final FaultyHttpProxyPerClass proxied = new FaultyHttpProxyPerClass(() -> server.endpoint());
 
     private static Map<Integer, byte[]> payloads(long seed, boolean big) {
         Map<Integer, byte[]> m = new LinkedHashMap<>();
@@ -73,8 +56,9 @@ class S3HttpFaultTest {
 
     /** A file system that reaches the server through the proxy, with {@code attempts} tries per request. */
     private static S3FileSystem throughProxy(int attempts) {
-        return new S3FileSystem(S3ProxyServer.client(proxy.endpoint(), attempts), S3ProxyServer.BUCKET,
-                S3FileSystem.MIN_PART_SIZE, true, proxy.endpoint().toString());
+        URI endpoint = proxied.proxy().endpoint();
+        return new S3FileSystem(S3ProxyServer.client(endpoint, attempts), S3ProxyServer.BUCKET,
+                S3FileSystem.MIN_PART_SIZE, true, endpoint.toString());
     }
 
     private static KeepsakeStorage open(io.keepsake.storage.spi.StorageFileSystem fs, String ns) {
@@ -82,23 +66,11 @@ class S3HttpFaultTest {
         return KeepsakeStorage.open(fs, new StorageOptions(ns, null, null, 0, Map.of(), 600_000));
     }
 
-    private static void commit(KeepsakeStorage s, String id, Map<Integer, byte[]> payloads) throws IOException {
-        try (SavepointWriter w = s.beginSavepoint(new SavepointRequest(JOB, id, SavepointKind.MANUAL, "test",
-                "test-payload", 1_000L, Map.of()))) {
-            for (Map.Entry<Integer, byte[]> p : payloads.entrySet()) {
-                try (OutputStream out = w.openPayload(p.getKey(), 7)) {
-                    out.write(p.getValue());
-                }
-            }
-            w.commit(2_000L);
-        }
-    }
-
     private static String prepare(String name) throws IOException {
         String ns = server.fs().normalizeRoot(S3ProxyServer.freshDirectory(name) + "/ns");
         try (KeepsakeStorage s = open(new io.keepsake.fixtures.faults.ForwardingFileSystem(server.fs()), ns)) {
-            commit(s, "sp-keep", payloads(10, false));
-            commit(s, "sp-drop", payloads(20, false));
+            PayloadBytes.commit(s, JOB, "sp-keep", payloads(10, false));
+            PayloadBytes.commit(s, JOB, "sp-drop", payloads(20, false));
         }
         return ns;
     }
@@ -107,21 +79,12 @@ class S3HttpFaultTest {
     private static boolean scenario(KeepsakeStorage s, List<Throwable> failures) {
         boolean committed = false;
         try {
-            commit(s, "sp-new", payloads(30, true));
+            PayloadBytes.commit(s, JOB, "sp-new", payloads(30, true));
             committed = true;
         } catch (SavepointStorageException | IOException e) {
             failures.add(e);
         }
-        try {
-            s.deleteSavepoint(JOB, "sp-drop");
-        } catch (SavepointStorageException e) {
-            failures.add(e);
-        }
-        try {
-            s.collectGarbage(Duration.ZERO);
-        } catch (SavepointStorageException e) {
-            failures.add(e);
-        }
+        FaultRuns.deleteThenCollect(s, JOB, "sp-drop", failures);
         return committed;
     }
 
@@ -165,6 +128,7 @@ class S3HttpFaultTest {
 
     @Test
     void everySpoiledRequestOfSaveCommitDeleteAndGcLeavesOnlyCompleteSavepoints() throws IOException {
+        FaultyHttpProxy proxy = proxied.proxy();
         int requests;
         try (S3FileSystem fs = throughProxy(1)) {
             String ns = prepare("http-count");
@@ -212,28 +176,28 @@ class S3HttpFaultTest {
     private static int indexOf(List<String> markers, int attempts) throws IOException {
         try (S3FileSystem fs = throughProxy(attempts)) {
             String ns = prepare("http-find");
-            proxy.disarm();
+            proxied.proxy().disarm();
             try (KeepsakeStorage s = open(fs, ns)) {
                 assertThat(scenario(s, new ArrayList<>())).isTrue();
             }
-            List<String> seen = proxy.requests();
             server.fs().delete(ns, true);
-            for (int i = 0; i < seen.size(); i++) {
-                String line = seen.get(i);
-                if (markers.stream().allMatch(line::contains)) {
-                    return i + 1;
-                }
-            }
-            throw new AssertionError("no request " + markers + " in " + seen);
+            return proxied.indexOf(markers);
         }
     }
 
-    private void lostResponseIsCommitted(List<String> markers, int attempts) throws IOException {
+    @ParameterizedTest(name = "{0}{1} with {2} attempts")
+    @CsvSource({
+            "'PUT ', _metadata.ser, 4", // the metadata's create, the SDK retrying
+            "'PUT ', _metadata.ser, 1", // the same without retries
+            "'POST ', uploadId=, 4"}) // a multipart completion, recognised as its own object
+    void aLostResponseIsRecognisedAsCommitted(String method, String marker, int attempts) throws IOException {
+        List<String> markers = List.of(method, marker);
         int k = indexOf(markers, attempts);
         String ns = prepare("http-lost");
         boolean committed;
         List<Throwable> failures = new ArrayList<>();
         List<String> seen;
+        FaultyHttpProxy proxy = proxied.proxy();
         try (S3FileSystem fs = throughProxy(attempts); KeepsakeStorage s = open(fs, ns)) {
             proxy.arm(k, FaultyHttpProxy.Fault.DROP_RESPONSE);
             committed = scenario(s, failures);
@@ -244,20 +208,5 @@ class S3HttpFaultTest {
         assertThat(committed).as("commit after the lost response of %s (failures %s)", seen.get(k - 1), failures).isTrue();
         assertThat(failures).isEmpty();
         check(ns, true, "lost response of " + seen.get(k - 1));
-    }
-
-    @Test
-    void aLostResponseOfTheMetadataCreateIsRecognisedAsCommittedWhenTheSdkRetries() throws IOException {
-        lostResponseIsCommitted(List.of("PUT ", "_metadata.ser"), 4);
-    }
-
-    @Test
-    void aLostResponseOfTheMetadataCreateIsRecognisedAsCommittedWithoutRetries() throws IOException {
-        lostResponseIsCommitted(List.of("PUT ", "_metadata.ser"), 1);
-    }
-
-    @Test
-    void aLostResponseOfAMultipartCompletionIsRecognisedAsItsOwnObject() throws IOException {
-        lostResponseIsCommitted(List.of("POST ", "uploadId="), 4);
     }
 }

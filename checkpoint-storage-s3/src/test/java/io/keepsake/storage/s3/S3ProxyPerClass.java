@@ -1,6 +1,7 @@
 package io.keepsake.storage.s3;
 
 import io.keepsake.fixtures.PerClassResource;
+import io.keepsake.fixtures.tck.StorageTarget;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -58,5 +59,11 @@ final class S3ProxyPerClass extends PerClassResource<S3ProxyServer> {
     /** See {@link S3ProxyServer#factoryKeys(String)}. */
     Map<String, String> factoryKeys(String namespace) {
         return running().factoryKeys(namespace);
+    }
+
+    /** The factory id {@code s3} and its keys for a root {@code ns} in a directory no other test uses, named after {@code name}. */
+    StorageTarget target(String name) {
+        String dir = S3ProxyServer.freshDirectory(name);
+        return new StorageTarget("s3", factoryKeys(dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET).length()) + "/ns"));
     }
 }

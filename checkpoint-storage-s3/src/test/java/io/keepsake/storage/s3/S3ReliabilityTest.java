@@ -3,12 +3,9 @@ package io.keepsake.storage.s3;
 import io.keepsake.fixtures.tck.FileSystemTreeAccess;
 import io.keepsake.fixtures.tck.ReliabilityBackend;
 import io.keepsake.fixtures.tck.ReliabilitySuites;
-import io.keepsake.fixtures.tck.StorageTarget;
-import io.keepsake.fixtures.tck.TreeAccess;
+import io.keepsake.fixtures.tck.ServerReliabilityBackend;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.nio.file.Path;
 
 /**
  * The reliability suites (concurrency, multi-process, SIGKILL, regressions) on an
@@ -22,24 +19,8 @@ class S3ReliabilityTest extends ReliabilitySuites {
 
     @Override
     protected ReliabilityBackend backend() {
-        return new ReliabilityBackend() {
-            @Override
-            public StorageTarget freshTarget(Path scratch) {
-                String dir = S3ProxyServer.freshDirectory("reliability");
-                return new StorageTarget("s3", server.factoryKeys(
-                        dir.substring((S3Path.SCHEME + S3ProxyServer.BUCKET).length()) + "/ns"));
-            }
-
-            @Override
-            public TreeAccess tree() {
-                return new FileSystemTreeAccess(server.fs());
-            }
-
-            @Override
-            public String fileSystemRoot() {
-                return S3Path.SCHEME + S3ProxyServer.BUCKET + "/";
-            }
-        };
+        return new ServerReliabilityBackend(server::target, new FileSystemTreeAccess(server.fs()),
+                S3Path.SCHEME + S3ProxyServer.BUCKET + "/");
     }
 
     @Nested class Concurrency extends ReliabilitySuites.Concurrency { }

@@ -126,34 +126,33 @@ class S3StorageFactoryTest {
 
     @Test
     void unknownAndMalformedKeysAreRefusedByName() {
-        Map<String, String> unknown = keys("/ns");
-        unknown.put("fs.s3a.fast.upload.buffer", "disk");
-        assertThatThrownBy(() -> create(unknown)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("fs.s3a.fast.upload.buffer");
+        assertRefused(with("fs.s3a.fast.upload.buffer", "disk"), "fs.s3a.fast.upload.buffer");
         Map<String, String> half = keys("/ns");
         half.remove("fs.s3a.secret.key");
         half.remove("fs.s3a.aws.credentials.provider");
-        assertThatThrownBy(() -> create(half)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("fs.s3a.secret.key");
-        Map<String, String> provider = keys("/ns");
-        provider.put("fs.s3a.aws.credentials.provider", "com.example.Mine");
-        assertThatThrownBy(() -> create(provider)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("com.example.Mine");
-        Map<String, String> part = keys("/ns");
-        part.put("fs.s3a.multipart.size", "1M");
-        assertThatThrownBy(() -> create(part)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("fs.s3a.multipart.size");
-        Map<String, String> type = keys("/ns");
-        type.put("storage.type", "hdfs");
-        assertThatThrownBy(() -> create(type)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("storage.type");
+        assertRefused(half, "fs.s3a.secret.key");
+        assertRefused(with("fs.s3a.aws.credentials.provider", "com.example.Mine"), "com.example.Mine");
+        assertRefused(with("fs.s3a.multipart.size", "1M"), "fs.s3a.multipart.size");
+        assertRefused(with("storage.type", "hdfs"), "storage.type");
         Map<String, String> noBucket = keys("/ns");
         noBucket.remove("s3.bucket");
-        assertThatThrownBy(() -> create(noBucket)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("namespace").hasMessageContaining("bucket");
-        Map<String, String> dots = keys("/ns/../x");
-        assertThatThrownBy(() -> create(dots)).isInstanceOf(InvalidStorageArgumentException.class)
-                .hasMessageContaining("namespace");
+        assertRefused(noBucket, "namespace", "bucket");
+        assertRefused(keys("/ns/../x"), "namespace");
+    }
+
+    /** The keys of a storage at {@code /ns} with {@code key} set to {@code value}. */
+    private static Map<String, String> with(String key, String value) {
+        Map<String, String> config = keys("/ns");
+        config.put(key, value);
+        return config;
+    }
+
+    /** Opening {@code config} is refused as an invalid argument whose message names every one of {@code named}. */
+    private static void assertRefused(Map<String, String> config, String... named) {
+        var thrown = assertThatThrownBy(() -> create(config)).isInstanceOf(InvalidStorageArgumentException.class);
+        for (String n : named) {
+            thrown.hasMessageContaining(n);
+        }
     }
 
     @Test
