@@ -5,12 +5,10 @@ import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.common.StorageSharedKeyCredential;
+import io.keepsake.fixtures.tck.PayloadBytes;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointContent;
-import io.keepsake.storage.SavepointKind;
-import io.keepsake.storage.SavepointRequest;
-import io.keepsake.storage.SavepointWriter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -26,7 +24,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +31,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SavepointRelocationTest {
 
     private static final String JOB = "1001";
-    private static final Map<Integer, byte[]> PAYLOADS = Map.of(1, bytes(5, 1000), 2, bytes(6, (2 << 20) + 7));
+    private static final Map<Integer, byte[]> PAYLOADS = Map.of(1, PayloadBytes.bytes(5, 1000), 2, PayloadBytes.bytes(6, (2 << 20) + 7));
 
     private static final List<SharedBackend> STARTED = new ArrayList<>();
     private static final Map<String, SharedBackend> BACKENDS = new HashMap<>();
@@ -83,7 +79,7 @@ class SavepointRelocationTest {
         azureBack.put("namespace", azureNs + "-back-from-" + other);
 
         try (KeepsakeStorage source = open(azure)) {
-            commit(source, savepointId);
+            PayloadBytes.commit(source, JOB, savepointId, PAYLOADS);
         }
         try (KeepsakeStorage target = open(elsewhere)) {
             copy(Tree.of(azure), Tree.of(elsewhere), folder);
@@ -100,18 +96,6 @@ class SavepointRelocationTest {
         return (KeepsakeStorage) CheckpointStorageFactories.find(backend).create(config);
     }
 
-    private static void commit(KeepsakeStorage storage, String savepointId) throws IOException {
-        try (SavepointWriter w = storage.beginSavepoint(new SavepointRequest(JOB, savepointId, SavepointKind.MANUAL, "t",
-                "test-payload", 1L, Map.of()))) {
-            for (Map.Entry<Integer, byte[]> p : PAYLOADS.entrySet()) {
-                try (OutputStream out = w.openPayload(p.getKey(), 3)) {
-                    out.write(p.getValue());
-                }
-            }
-            w.commit(2L);
-        }
-    }
-
     private static void assertRestores(KeepsakeStorage storage, String savepointId, String when) {
         SavepointContent restored = storage.readSavepoint(JOB, savepointId);
         PAYLOADS.forEach((pipeline, bytes) -> assertThat(restored.payloadOfPipeline(pipeline))
@@ -125,12 +109,6 @@ class SavepointRelocationTest {
         for (String name : names) {
             to.write(folder + "/" + name, from.read(folder + "/" + name));
         }
-    }
-
-    private static byte[] bytes(long seed, int length) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
     }
 
     /** One store's files below a namespace, through that store's own client. */
