@@ -36,6 +36,9 @@ public final class LegacyCheckpointStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(LegacyCheckpointStore.class);
 
+    /** How many times in all a checkpoint file removed under its writer is written. */
+    private static final int WRITES = 3;
+
     private final StorageLayout layout;
     private final StorageFileSystem fs;
 
@@ -129,9 +132,59 @@ public final class LegacyCheckpointStore {
     }
 
     private void writeTemp(String temp, byte[] bytes) throws IOException {
-        try (SyncableOutputStream out = createTemp(temp)) {
-            out.write(bytes);
-            out.sync();
+        writeSynced(temp, bytes, this::createTemp);
+    }
+
+    /** Opens a new file for writing. */
+    @FunctionalInterface
+    private interface Creator {
+        SyncableOutputStream create(String path) throws IOException;
+    }
+
+    /**
+     * Writes and syncs a new file. A write slower than the lease timeout can find what it wrote
+     * removed under it by a collection in another process, which takes it for a dead writer's
+     * leftover (a temporary file; on an object store, an upload begun that long ago): a checkpoint's
+     * file has no lease to renew. When the write fails and nothing is at {@code path}, it is written
+     * again, up to {@value #WRITES} times in all, and only into its directory if that is still
+     * there: a job's checkpoints deleted meanwhile stay deleted. A failure while the file is there
+     * (a full disk, an I/O error, a response lost after the object was created), a failed create,
+     * or a failed look is the store's failure.
+     */
+    private void writeSynced(String path, byte[] bytes, Creator first) throws IOException {
+        IOException removed = null;
+        for (int attempt = 1; ; attempt++) {
+            SyncableOutputStream out;
+            try {
+                out = removed == null ? first.create(path) : fs.createInExistingDirectory(path, true);
+            } catch (IOException e) {
+                if (removed != null) {
+                    e.addSuppressed(removed);
+                }
+                throw e;
+            }
+            try (out) {
+                out.write(bytes);
+                out.sync();
+                return;
+            } catch (IOException e) {
+                if (attempt >= WRITES || !removedUnder(path, e)) {
+                    throw e;
+                }
+                LOG.warn("Checkpoint file {} was removed while it was written (a gc after the lease timeout?);"
+                        + " writing it again: {}", path, e.getMessage());
+                removed = e;
+            }
+        }
+    }
+
+    /** True when {@code path} is gone after {@code failure}; a failed look is added to the failure and answers false. */
+    private boolean removedUnder(String path, IOException failure) {
+        try {
+            return fs.stat(path).isEmpty();
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+            return false;
         }
     }
 
@@ -150,7 +203,7 @@ public final class LegacyCheckpointStore {
             LOG.warn("Checkpoint {} of job {} pipeline {}: its staged file was removed before it was published (a gc"
                     + " after the lease timeout?); writing it again ({})", state.checkpointId(), state.jobId(),
                     state.pipelineId(), temp);
-            writeTemp(temp, bytes);
+            writeSynced(temp, bytes, path -> fs.createInExistingDirectory(path, true));
             fs.rename(temp, target);
         }
     }
@@ -167,10 +220,7 @@ public final class LegacyCheckpointStore {
     private String storeWhole(PipelineState state, String jobDir, String name, String target, byte[] bytes)
             throws CheckpointStorageException {
         try {
-            try (SyncableOutputStream out = fs.create(target, true)) {
-                out.write(bytes);
-                out.sync();
-            }
+            writeSynced(target, bytes, path -> fs.create(path, true));
             fs.syncDirectory(jobDir);
             return name;
         } catch (IOException | RuntimeException e) {
