@@ -25,7 +25,7 @@ class ControlScenarioTest extends WithEmbeddedEngine {
     @Test
     void seatunnelsOwnLocalfilePluginLosesTheSavepointOnCancelAfterRestore(@TempDir Path dir) throws Exception {
         long t0 = System.nanoTime();
-        Namespace ns = new Namespace(dir.resolve("ns"));
+        Namespace ns = Namespace.writtenInPlace(dir.resolve("ns"));
         engine.useStorage("localfile", Map.of("namespace", ns.root() + "/"), 5);
         Path conf = Jobs.streaming(dir, "control", 1, 1000);
 

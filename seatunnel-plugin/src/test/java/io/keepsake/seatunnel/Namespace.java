@@ -2,19 +2,36 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.CheckpointCorruptedException;
 import io.keepsake.wire.LegacyCheckpointCodec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Reads what a checkpoint storage plugin left on disk: the engine's {@code .ser} files of a job. */
-record Namespace(Path root) {
+/**
+ * Reads what a checkpoint storage plugin left on disk: the engine's {@code .ser} files of a job.
+ * SeaTunnel's own {@code localfile} plugin writes a checkpoint file in place, so a poll can meet
+ * one that is not whole yet: {@code writtenInPlace} skips a file that does not decode instead of
+ * failing (Keepsake's files are renamed into place whole, and one that does not decode is an error).
+ */
+record Namespace(Path root, boolean writtenInPlace) {
+
+    /** The namespace of Keepsake's plugin: every {@code .ser} file must decode. */
+    Namespace(Path root) {
+        this(root, false);
+    }
+
+    /** The namespace of SeaTunnel's own {@code localfile} plugin, which writes its files in place. */
+    static Namespace writtenInPlace(Path root) {
+        return new Namespace(root, true);
+    }
 
     /** One checkpoint file, decoded with Keepsake's byte-exact SeaTunnel 2.3.8 codec. */
     record CheckpointFile(Path path, int pipelineId, long checkpointId, CheckpointType type) {
@@ -36,13 +53,21 @@ record Namespace(Path root) {
                 byte[] bytes;
                 try {
                     bytes = Files.readAllBytes(p);
-                } catch (java.nio.file.NoSuchFileException gone) {
+                } catch (NoSuchFileException gone) {
                     continue; // rotated away while listing
                 }
-                CompletedCheckpoint c = LegacyCheckpointCodec.decodeFile(bytes, p.toString());
+                CompletedCheckpoint c;
+                try {
+                    c = LegacyCheckpointCodec.decodeFile(bytes, p.toString());
+                } catch (CheckpointCorruptedException partial) {
+                    if (writtenInPlace) {
+                        continue; // still being written
+                    }
+                    throw partial;
+                }
                 files.add(new CheckpointFile(p, c.pipelineId(), c.checkpointId(), c.checkpointType()));
             }
-        } catch (java.nio.file.NoSuchFileException gone) {
+        } catch (NoSuchFileException gone) {
             return List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
