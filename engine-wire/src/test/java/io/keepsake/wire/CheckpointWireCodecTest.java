@@ -7,6 +7,8 @@ import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
 import io.protostuff.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,6 +37,11 @@ class CheckpointWireCodecTest {
         assertThatThrownBy(() -> codec.decode(bytes, source))
                 .isInstanceOf(SavepointCorruptedException.class)
                 .hasMessageContainingAll(parts);
+    }
+
+    /** The sample's source action. */
+    private static WireActionState source(WireCheckpoint wire) {
+        return wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst().orElseThrow();
     }
 
     private static byte[] write(WireCheckpoint wire, Schema<WireCheckpoint> schema) {
@@ -196,25 +203,17 @@ class CheckpointWireCodecTest {
                 .hasMessageContaining("declares more slots than one payload may hold (2147483647 declared");
     }
 
-    @Test
-    void rejectsASubtaskSlotOutsideTheParallelism() {
+    /** A source subtask's slot moved outside the parallelism of 3, or onto the slot before it. */
+    @ParameterizedTest(name = "slot {0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            3 | action Source[0]-FakeSource names slots that do not ascend within 0..2 (3)
+            0 | do not ascend
+            """)
+    void rejectsSubtaskSlotsThatDoNotAscendWithinTheParallelism(int slot, String message) {
         WireCheckpoint wire = codec.toWire(Samples.sample());
-        WireActionState source = wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst()
-                .orElseThrow();
-        source.subtasks.get(1).slot = 3;
+        source(wire).subtasks.get(1).slot = slot;
 
-        assertCorrupted(wire, "slot.wire",
-                "action Source[0]-FakeSource names slots that do not ascend within 0..2 (3)");
-    }
-
-    @Test
-    void rejectsSlotsThatRepeat() {
-        WireCheckpoint wire = codec.toWire(Samples.sample());
-        WireActionState source = wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst()
-                .orElseThrow();
-        source.subtasks.get(1).slot = 0;
-
-        assertCorrupted(wire, "slot.wire", "do not ascend");
+        assertCorrupted(wire, "slot.wire", message);
     }
 
     @Test
@@ -228,8 +227,7 @@ class CheckpointWireCodecTest {
     @Test
     void rejectsNullStatePositionsOutOfOrder() {
         WireCheckpoint wire = codec.toWire(Samples.sample());
-        WireSubtaskState subtask = wire.actionStates.stream().filter(a -> a.name.startsWith("Source")).findFirst()
-                .orElseThrow().subtasks.get(1);
+        WireSubtaskState subtask = source(wire).subtasks.get(1);
         subtask.nullStatePositions = List.of(5);
 
         assertCorrupted(wire, "nulls.wire", "null state positions");

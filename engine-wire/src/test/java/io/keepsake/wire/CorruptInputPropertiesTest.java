@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,38 +101,34 @@ class CorruptInputPropertiesTest {
                 Arbitraries.integers().between(1, 4)).as(Mutation::new);
     }
 
-    @Property
-    void mutatedWireV1FailsOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
-                                               @ForAll("mutations") Mutation mutation) {
-        byte[] mutated = mutation.apply(codec.encode(checkpoint));
+    /**
+     * One encoding under test: how a checkpoint is written, how bytes from a named source are read
+     * back, and the extension of its files.
+     */
+    private record Encoding(Function<CompletedCheckpoint, byte[]> encode,
+                            BiFunction<byte[], String, CompletedCheckpoint> decode, String extension) {
+    }
 
-        assertDecodesOrFailsTyped(mutated, bytes -> codec.decode(bytes, "mutated.wire"));
+    /** The wire v1 payload, a legacy checkpoint and a legacy checkpoint file. */
+    private List<Encoding> encodings() {
+        return List.of(new Encoding(codec::encode, codec::decode, ".wire"),
+                new Encoding(LegacyCheckpointCodec::encodeCheckpoint, LegacyCheckpointCodec::decodeCheckpoint, ".ser"),
+                new Encoding(LegacyCheckpointCodec::encodeFile, LegacyCheckpointCodec::decodeFile, ".ser"));
     }
 
     @Property
-    void mutatedLegacyCheckpointFailsOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
-                                                         @ForAll("mutations") Mutation mutation) {
-        byte[] mutated = mutation.apply(LegacyCheckpointCodec.encodeCheckpoint(checkpoint));
-
-        assertDecodesOrFailsTyped(mutated, bytes -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "mutated.ser"));
-    }
-
-    @Property
-    void mutatedLegacyFileFailsOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
-                                                   @ForAll("mutations") Mutation mutation) {
-        byte[] mutated = mutation.apply(LegacyCheckpointCodec.encodeFile(checkpoint));
-
-        assertDecodesOrFailsTyped(mutated, bytes -> LegacyCheckpointCodec.decodeFile(bytes, "mutated.ser"));
+    void mutatedEncodingsFailOnlyWithTypedErrors(@ForAll("checkpoints") CompletedCheckpoint checkpoint,
+                                                 @ForAll("mutations") Mutation mutation) {
+        for (Encoding encoding : encodings()) {
+            byte[] mutated = mutation.apply(encoding.encode().apply(checkpoint));
+            assertDecodesOrFailsTyped(mutated, bytes -> encoding.decode().apply(bytes, "mutated" + encoding.extension()));
+        }
     }
 
     @Property
     void randomBytesFailOnlyWithTypedErrors(@ForAll("randomBytes") byte[] bytes) {
-        List<Function<byte[], CompletedCheckpoint>> decoders = List.of(
-                b -> codec.decode(b, "random.wire"),
-                b -> LegacyCheckpointCodec.decodeCheckpoint(b, "random.ser"),
-                b -> LegacyCheckpointCodec.decodeFile(b, "random.ser"));
-        for (Function<byte[], CompletedCheckpoint> decoder : decoders) {
-            assertDecodesOrFailsTyped(bytes, decoder);
+        for (Encoding encoding : encodings()) {
+            assertDecodesOrFailsTyped(bytes, b -> encoding.decode().apply(b, "random" + encoding.extension()));
         }
     }
 

@@ -11,6 +11,7 @@ import io.keepsake.engine.TaskStatistics;
 import io.keepsake.storage.PipelineState;
 import io.keepsake.storage.PipelineStateCodec;
 import io.keepsake.storage.CheckpointCorruptedException;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -36,6 +37,17 @@ class LegacyCheckpointCodecTest {
         TaskStatistics stats = new TaskStatistics(9L, Arrays.asList(null, stat), new boolean[] {false, true}, 1, stat);
         return new CompletedCheckpoint(7, 2, 5, 100, CheckpointType.SCHEMA_CHANGE_AFTER_POINT_TYPE, 200,
                 Map.of(A, action), Map.of(9L, stats), restored);
+    }
+
+    /** The fields before the maps: job 1, pipeline 1, checkpoint 1, triggered at 0, type {@code ordinal}, completed at 0. */
+    private static WireBytes header(int ordinal) {
+        return new WireBytes().varint(1, 1).varint(2, 1).varint(3, 1).varint(4, 0).varint(5, ordinal).varint(6, 0);
+    }
+
+    /** Asserts that decoding {@code bytes} as a checkpoint fails as corrupted; returns the failure to assert more. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> assertCorruptedCheckpoint(byte[] bytes, String source) {
+        return assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, source))
+                .isInstanceOf(CheckpointCorruptedException.class);
     }
 
     /** The same checkpoint written out by hand, following the layout facts of the fixtures README. */
@@ -113,8 +125,7 @@ class LegacyCheckpointCodecTest {
 
     @Test
     void decodesAFileWithoutTheRestoredFieldAsNotRestored() {
-        byte[] bytes = new WireBytes().varint(1, 1).varint(2, 1).varint(3, 1).varint(4, 0).varint(5, 3)
-                .varint(6, 0).startGroup(7).endGroup(7).startGroup(8).endGroup(8).toByteArray();
+        byte[] bytes = header(3).startGroup(7).endGroup(7).startGroup(8).endGroup(8).toByteArray();
 
         CompletedCheckpoint decoded = LegacyCheckpointCodec.decodeCheckpoint(bytes, "older.ser");
 
@@ -133,11 +144,9 @@ class LegacyCheckpointCodecTest {
 
     @Test
     void rejectsAnUnknownCheckpointTypeOrdinalListingTheKnownOnes() {
-        byte[] bytes = new WireBytes().varint(1, 1).varint(2, 1).varint(3, 1).varint(4, 0).varint(5, 7)
-                .varint(6, 0).startGroup(7).endGroup(7).startGroup(8).endGroup(8).varint(9, 0).toByteArray();
+        byte[] bytes = header(7).startGroup(7).endGroup(7).startGroup(8).endGroup(8).varint(9, 0).toByteArray();
 
-        assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "odd.ser"))
-                .isInstanceOf(CheckpointCorruptedException.class)
+        assertCorruptedCheckpoint(bytes, "odd.ser")
                 .hasMessageStartingWith("Cannot decode legacy v0 checkpoint: unknown checkpoint type ordinal")
                 .hasMessageContaining("0=checkpoint").hasMessageContaining("4=completed-point")
                 .hasMessageContaining("(7)").hasMessageEndingWith("in odd.ser");
@@ -145,19 +154,15 @@ class LegacyCheckpointCodecTest {
 
     @Test
     void rejectsAMapEntryWithoutValue() {
-        byte[] bytes = new WireBytes().varint(1, 1).varint(2, 1).varint(3, 1).varint(4, 0).varint(5, 0)
-                .varint(6, 0).startGroup(7).startGroup(1).startGroup(1).string(1, "A").endGroup(1).endGroup(1)
+        byte[] bytes = header(0).startGroup(7).startGroup(1).startGroup(1).string(1, "A").endGroup(1).endGroup(1)
                 .endGroup(7).startGroup(8).endGroup(8).toByteArray();
 
-        assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "entry.ser"))
-                .isInstanceOf(CheckpointCorruptedException.class)
-                .hasMessageContaining("lacks field 2 (value)");
+        assertCorruptedCheckpoint(bytes, "entry.ser").hasMessageContaining("lacks field 2 (value)");
     }
 
     @Test
     void rejectsARunOfNullsLargerThanTheExpansionBudgetWithoutAllocatingIt() {
-        byte[] bytes = new WireBytes().varint(1, 1).varint(2, 1).varint(3, 1).varint(4, 0).varint(5, 0)
-                .varint(6, 0).startGroup(7).startGroup(1).startGroup(1).string(1, "A").endGroup(1)
+        byte[] bytes = header(0).startGroup(7).startGroup(1).startGroup(1).string(1, "A").endGroup(1)
                 .startGroup(2).startGroup(1).string(1, "A").endGroup(1)
                 .startGroup(2).varint(2, Integer.MAX_VALUE).endGroup(2)
                 .varint(4, Integer.MAX_VALUE).endGroup(2).endGroup(1).endGroup(7)
@@ -171,14 +176,12 @@ class LegacyCheckpointCodecTest {
 
     @Test
     void rejectsABooleanArrayLongerThanTheInput() {
-        byte[] bytes = new WireBytes().varint(1, 1).varint(2, 1).varint(3, 1).varint(4, 0).varint(5, 0)
-                .varint(6, 0).startGroup(7).endGroup(7).startGroup(8).startGroup(1).varint(1, 1)
+        byte[] bytes = header(0).startGroup(7).endGroup(7).startGroup(8).startGroup(1).varint(1, 1)
                 .startGroup(2).varint(1, 1).startGroup(2).endGroup(2)
                 .startGroup(3).varint(1, 1_000_000_000).varint(2, 1).endGroup(3)
                 .endGroup(2).endGroup(1).endGroup(8).toByteArray();
 
-        assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "bools.ser"))
-                .isInstanceOf(CheckpointCorruptedException.class)
+        assertCorruptedCheckpoint(bytes, "bools.ser")
                 .hasMessageContaining("boolean[] declares a length that is negative or exceeds the input");
     }
 
@@ -186,8 +189,7 @@ class LegacyCheckpointCodecTest {
     void rejectsAFieldWithTheWrongWireType() {
         byte[] bytes = new WireBytes().string(1, "not a long").toByteArray();
 
-        assertThatThrownBy(() -> LegacyCheckpointCodec.decodeCheckpoint(bytes, "type.ser"))
-                .isInstanceOf(CheckpointCorruptedException.class)
+        assertCorruptedCheckpoint(bytes, "type.ser")
                 .hasMessageContaining("field 1 has wire type 2 where the layout expects 0");
     }
 

@@ -1,6 +1,7 @@
 package io.keepsake.reader;
 
 import io.keepsake.engine.CompletedCheckpoint;
+import io.keepsake.storage.KeepsakeStorage;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointMeta;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the golden savepoint bundles of every format version share: copying a committed bundle out
@@ -58,6 +61,28 @@ final class GoldenBundles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Restores savepoint {@code savepointId} of {@code job} from the bundle copied to {@code root}, as
+     * the job's latest state and by its directory path, and asserts that both give {@code expected}
+     * from a manual savepoint of {@code formatVersion} with engine-wire-v1 payloads; returns the
+     * savepoint the job's latest state came from.
+     */
+    static SavepointHandle assertRestoresExactly(KeepsakeStorage storage, Path root, String job, String savepointId,
+                                                 int formatVersion, Map<Integer, CompletedCheckpoint> expected) {
+        SavepointRestorer restorer = new SavepointRestorer(storage, storage);
+        RestoredState latest = restorer.recoverLatest(job);
+        assertThat(latest.savepoint()).isPresent();
+        SavepointHandle h = latest.savepoint().get();
+        assertThat(h.savepointId()).isEqualTo(savepointId);
+        assertThat(h.meta().formatVersion()).isEqualTo(formatVersion);
+        assertThat(h.meta().kind()).isEqualTo(SavepointKind.MANUAL);
+        assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
+        assertThat(latest.checkpoints()).isEqualTo(expected);
+        RestoredState byPath = restorer.restoreSavepointAt(root.resolve(job).resolve(savepointId).toString());
+        assertThat(byPath.checkpoints()).isEqualTo(expected);
+        return h;
     }
 
     /** Writes one savepoint of {@code checkpoints} with these timestamps and properties, as a save session would. */

@@ -1,11 +1,10 @@
 package io.keepsake.reader;
 
 import io.keepsake.storage.KeepsakeStorage;
-import io.keepsake.storage.SavepointKind;
+import io.keepsake.storage.localfile.LocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,20 +25,12 @@ class GoldenV1BundleTest {
     }
 
     @Test
-    void theCommittedVersion1BundleRestoresExactly() throws IOException {
+    void theCommittedVersion1BundleRestoresExactly() {
         Path root = copyBundle();
-        try (KeepsakeStorage storage = KeepsakeStorage.open(new io.keepsake.storage.localfile.LocalFileSystem(), temp.resolve("ns").toString(), root.toString())) {
-            RestoredState r = new SavepointRestorer(storage, storage).recoverLatest(GoldenV1Bundle.JOB);
-            assertThat(r.savepoint()).get().satisfies(h -> {
-                assertThat(h.savepointId()).isEqualTo(GoldenV1Bundle.SAVEPOINT);
-                assertThat(h.meta().formatVersion()).isEqualTo(1);
-                assertThat(h.meta().kind()).isEqualTo(SavepointKind.MANUAL);
-                assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
-            });
-            assertThat(r.checkpoints()).isEqualTo(GoldenV1Bundle.expected());
-            RestoredState byPath = new SavepointRestorer(storage, storage)
-                    .restoreSavepointAt(root.resolve(GoldenV1Bundle.JOB).resolve(GoldenV1Bundle.SAVEPOINT).toString());
-            assertThat(byPath.checkpoints()).isEqualTo(GoldenV1Bundle.expected());
+        try (KeepsakeStorage storage = KeepsakeStorage.open(new LocalFileSystem(), temp.resolve("ns").toString(),
+                root.toString())) {
+            GoldenBundles.assertRestoresExactly(storage, root, GoldenV1Bundle.JOB, GoldenV1Bundle.SAVEPOINT, 1,
+                    GoldenV1Bundle.expected());
         }
     }
 }

@@ -50,19 +50,11 @@ class GoldenV2BundleTest {
     @Test
     void theCommittedVersion2BundleRestoresExactly() {
         try (KeepsakeStorage storage = openCopy()) {
-            RestoredState r = new SavepointRestorer(storage, storage).recoverLatest(GoldenV2Bundle.JOB);
-            assertThat(r.savepoint()).get().satisfies(h -> {
-                assertThat(h.savepointId()).isEqualTo(GoldenV2Bundle.SAVEPOINT);
-                assertThat(h.meta().formatVersion()).isEqualTo(2);
-                assertThat(h.meta().kind()).isEqualTo(SavepointKind.MANUAL);
-                assertThat(h.meta().payloadFormat()).isEqualTo("engine-wire-v1");
-                assertThat(h.meta().manifest()).allSatisfy(e ->
-                        assertThat(e.chunks().chunkSize()).isEqualTo(GoldenV2Bundle.CHUNK_SIZE));
-                assertThat(h.meta().entryForPipeline(3).chunks().count()).isEqualTo(3);
-            });
-            assertThat(r.checkpoints()).isEqualTo(GoldenV2Bundle.expected());
-            RestoredState byPath = new SavepointRestorer(storage, storage).restoreSavepointAt(bundle().toString());
-            assertThat(byPath.checkpoints()).isEqualTo(GoldenV2Bundle.expected());
+            SavepointHandle restored = GoldenBundles.assertRestoresExactly(storage, root, GoldenV2Bundle.JOB,
+                    GoldenV2Bundle.SAVEPOINT, 2, GoldenV2Bundle.expected());
+            assertThat(restored.meta().manifest()).allSatisfy(e ->
+                    assertThat(e.chunks().chunkSize()).isEqualTo(GoldenV2Bundle.CHUNK_SIZE));
+            assertThat(restored.meta().entryForPipeline(3).chunks().count()).isEqualTo(3);
             SavepointHandle h = storage.readMetadata(GoldenV2Bundle.JOB, GoldenV2Bundle.SAVEPOINT);
             assertThat(SavepointReaderRegistry.standard().check(storage, h)).isEqualTo(GoldenV2Bundle.PIPELINES);
         }

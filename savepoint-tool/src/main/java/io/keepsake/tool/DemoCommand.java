@@ -1,17 +1,24 @@
 package io.keepsake.tool;
 
+import io.keepsake.tool.internal.CapturedRun;
 import io.keepsake.tool.internal.DemoScenario;
-import picocli.CommandLine;
+import io.keepsake.tool.internal.DemoScenario.Check;
+import io.keepsake.tool.internal.DemoScenario.Event;
+import io.keepsake.tool.internal.DemoScenario.Info;
+import io.keepsake.tool.internal.DemoScenario.Started;
+import io.keepsake.tool.internal.DemoScenario.Step;
+import io.keepsake.tool.internal.DemoScenario.Stopped;
+import io.keepsake.tool.internal.DemoScenario.ToolCall;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -39,46 +46,93 @@ public final class DemoCommand extends ToolCommand {
     @Mixin
     LoggingOptions logging = new LoggingOptions();
 
-    /** Prepares the work directory, runs the demo and cleans up; returns 0 only if every check passed. */
+    /** Prepares the work directory, runs the demo, cleans up and renders what happened. */
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws Exception {
         boolean created = workDir == null || !Files.exists(workDir);
         Path dir = prepare(workDir);
-        StringWriter narrative = new StringWriter();
-        PrintWriter out = json ? new PrintWriter(narrative) : out();
-        DemoScenario scenario = new DemoScenario(out, dir, DemoCommand::runInProcess);
+        DemoScenario scenario = new DemoScenario(dir, KeepsakeCli::runCaptured);
         boolean ok = scenario.run();
-        if (keep) {
-            Path namespace = dir.resolve("checkpoints");
-            out.println("Kept the demo's files in " + dir + "; try: " + ToolVersion.invocation() + " list --namespace "
-                    + namespace);
-            out.println("  and: keepsake migrate --namespace " + namespace + " " + DemoScenario.LEGACY_JOB
-                    + " (that job's SeaTunnel 2.3.x checkpoints become a verified savepoint)");
-        } else {
-            removeTree(dir, created);
-            out.println("Removed the demo's files from " + dir + " (give --keep to keep them)");
+        IOException removal = null;
+        if (!keep) {
+            try {
+                removeTree(dir, created);
+            } catch (IOException e) {
+                removal = e;
+            }
         }
-        out.flush();
-        if (json) {
-            Map<String, Object> doc = document();
-            doc.put("workDir", dir.toString());
-            doc.put("kept", keep);
-            doc.put("passed", scenario.passed());
-            doc.put("failed", scenario.failed());
-            doc.put("ok", ok);
-            printJson(doc);
-        }
-        return ok ? ExitCodes.OK : ExitCodes.FAILURE;
+        return render(new DemoRun(dir, keep, scenario.events(), scenario.passed(), scenario.failed(), ok, removal));
     }
 
-    private static DemoScenario.Result runInProcess(String[] args) {
-        StringWriter stdout = new StringWriter();
-        StringWriter stderr = new StringWriter();
-        CommandLine cli = KeepsakeCli.commandLine();
-        cli.setOut(new PrintWriter(stdout, true));
-        cli.setErr(new PrintWriter(stderr, true));
-        int code = cli.execute(args);
-        return new DemoScenario.Result(code, stdout.toString(), stderr.toString());
+    /**
+     * What a demo did and checked, in order, and what became of its files: kept, removed, or
+     * {@code removal} is why they could not be removed (the run's error after its story).
+     */
+    private record DemoRun(Path dir, boolean kept, List<Event> events, int passed, int failed, boolean ok,
+                           IOException removal) implements CommandResult {
+
+        @Override
+        public int exitCode() {
+            return ok ? ExitCodes.OK : ExitCodes.FAILURE;
+        }
+
+        @Override
+        public Exception failure() {
+            return removal;
+        }
+
+        @Override
+        public void putJson(Map<String, Object> doc) {
+            doc.put("workDir", dir.toString());
+            doc.put("kept", kept);
+            doc.put("passed", passed);
+            doc.put("failed", failed);
+            doc.put("ok", ok);
+        }
+
+        @Override
+        public void printText(PrintWriter out) {
+            events.forEach(event -> print(event, out));
+            out.println();
+            out.println(failed == 0 ? "Result: all " + passed + " checks passed"
+                    : "Result: " + failed + " of " + (passed + failed) + " checks FAILED");
+            if (kept) {
+                Path namespace = dir.resolve("checkpoints");
+                out.println("Kept the demo's files in " + dir + "; try: " + ToolVersion.invocation() + " list --namespace "
+                        + namespace);
+                out.println("  and: keepsake migrate --namespace " + namespace + " " + DemoScenario.LEGACY_JOB
+                        + " (that job's SeaTunnel 2.3.x checkpoints become a verified savepoint)");
+            } else if (removal == null) {
+                out.println("Removed the demo's files from " + dir + " (give --keep to keep them)");
+            }
+        }
+
+        private static void print(Event event, PrintWriter out) {
+            if (event instanceof Started s) {
+                out.println("Keepsake demo: job " + s.job() + " with pipelines " + s.pipelines() + " on the " + s.backend()
+                        + " backend");
+                out.println("Work directory: " + s.workDir());
+            } else if (event instanceof Step s) {
+                out.println();
+                out.println("[" + s.number() + "/" + s.of() + "] " + s.title());
+            } else if (event instanceof Info i) {
+                out.println("      " + i.line());
+            } else if (event instanceof Check c) {
+                out.println((c.ok() ? "  PASS  " : "  FAIL  ") + c.what());
+            } else if (event instanceof ToolCall call) {
+                out.println("      $ keepsake " + String.join(" ", call.args()));
+                CapturedRun result = call.result();
+                for (String line : (result.stdout() + result.stderr()).split("\\R")) {
+                    if (!line.isBlank()) {
+                        out.println("      | " + line);
+                    }
+                }
+                out.println("      (exit code " + result.exitCode() + ")");
+            } else if (event instanceof Stopped s) {
+                out.println("  FAIL  step " + s.step() + " stopped by " + s.error().getClass().getSimpleName() + ": "
+                        + s.error().getMessage());
+            }
+        }
     }
 
     /** Deletes everything under {@code dir}, and {@code dir} itself when {@code self}. */

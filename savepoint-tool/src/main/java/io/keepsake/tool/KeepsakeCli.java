@@ -1,6 +1,7 @@
 package io.keepsake.tool;
 
 import io.keepsake.storage.SavepointCorruptedException;
+import io.keepsake.tool.internal.CapturedRun;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -9,6 +10,7 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.concurrent.Callable;
 
 /**
@@ -69,6 +71,17 @@ public final class KeepsakeCli implements Callable<Integer> {
         cl.setParameterExceptionHandler(KeepsakeCli::handleParameterError);
         cl.setExecutionStrategy(JsonOutput::execute);
         return cl;
+    }
+
+    /** Runs {@code keepsake args...} in this JVM on a fresh command line and returns what it printed and returned. */
+    public static CapturedRun runCaptured(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new CapturedRun(code, out.toString(), err.toString());
     }
 
     /** Runs the tool and exits the JVM with its exit code. */

@@ -18,14 +18,17 @@ class ConfigurationTest {
     @TempDir
     Path temp;
 
-    private Path seatunnelYaml(Path namespace) throws Exception {
-        String text;
+    /** The test resource seatunnel.yaml with its storage section's namespace set to {@code namespace}. */
+    private static String seatunnelYaml(Path namespace) throws Exception {
         try (InputStream in = ConfigurationTest.class.getResourceAsStream("/seatunnel.yaml")) {
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${NAMESPACE}", namespace.toString());
         }
-        Path file = temp.resolve("seatunnel.yaml");
-        Files.writeString(file, text.replace("${NAMESPACE}", namespace.toString()));
-        return file;
+    }
+
+    /** Writes {@code text} to the file {@code name} in the test's directory and runs {@code keepsake list --config} on it. */
+    private ToolRun.Result listWithConfig(String name, String text) throws Exception {
+        Path file = Files.writeString(temp.resolve(name), text);
+        return ToolRun.run("list", "--config", file.toString());
     }
 
     @Test
@@ -33,7 +36,7 @@ class ConfigurationTest {
         Path ns = temp.resolve("ns");
         SavepointHandle sp = ToolRun.savepoint(ns, 6);
 
-        ToolRun.Result r = ToolRun.run("list", "--config", seatunnelYaml(ns).toString());
+        ToolRun.Result r = listWithConfig("seatunnel.yaml", seatunnelYaml(ns));
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains(sp.savepointId(), "ok");
@@ -144,10 +147,7 @@ class ConfigurationTest {
 
     @Test
     void seaTunnelsStockYamlIsAcceptedAsItIs() throws Exception {
-        Path file = temp.resolve("seatunnel.yaml");
-        Files.writeString(file, SEATUNNEL_2_3_8_STOCK);
-
-        ToolRun.Result r = ToolRun.run("list", "--config", file.toString());
+        ToolRun.Result r = listWithConfig("seatunnel.yaml", SEATUNNEL_2_3_8_STOCK);
 
         // Read-only: on a machine without /tmp/seatunnel/checkpoint_snapshot that is "not found", never a refused address.
         assertThat(r.exitCode()).as(r.err()).isIn(0, ExitCodes.NOT_FOUND);
@@ -161,11 +161,9 @@ class ConfigurationTest {
     void seaTunnelsStockYamlFindsTheSavepointsUnderItsNamespaceNotUnderTheDirectoryOfFsDefaultFs() throws Exception {
         Path ns = temp.resolve("ns");
         SavepointHandle sp = ToolRun.savepoint(ns, 6);
-        Path file = temp.resolve("seatunnel.yaml");
-        Files.writeString(file, SEATUNNEL_2_3_8_STOCK.replace("/tmp/seatunnel/checkpoint_snapshot", ns.toString())
+        ToolRun.Result r = listWithConfig("seatunnel.yaml", SEATUNNEL_2_3_8_STOCK
+                .replace("/tmp/seatunnel/checkpoint_snapshot", ns.toString())
                 .replace("file:///tmp/", temp.resolve("unused").toUri() + "/"));
-
-        ToolRun.Result r = ToolRun.run("list", "--config", file.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains(sp.savepointId(), "ok");
@@ -174,12 +172,10 @@ class ConfigurationTest {
 
     @Test
     void aYamlWithoutTheSectionNamesWhatIsMissing() throws Exception {
-        Path file = temp.resolve("other.yaml");
-        Files.writeString(file, "seatunnel:\n  engine:\n    backup-count: 1\n");
-
-        ToolRun.Result r = ToolRun.run("list", "--config", file.toString());
+        ToolRun.Result r = listWithConfig("other.yaml", "seatunnel:\n  engine:\n    backup-count: 1\n");
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("seatunnel.engine.checkpoint.storage", "seatunnel.engine.checkpoint", file.toString());
+        assertThat(r.err()).contains("seatunnel.engine.checkpoint.storage", "seatunnel.engine.checkpoint",
+                temp.resolve("other.yaml").toString());
     }
 }

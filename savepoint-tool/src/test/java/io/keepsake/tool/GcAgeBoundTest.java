@@ -1,6 +1,7 @@
 package io.keepsake.tool;
 
 import io.keepsake.tool.internal.Durations;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,10 +16,17 @@ class GcAgeBoundTest {
     @TempDir
     Path temp;
 
+    /** Holds one savepoint, so gc has something it could remove. */
+    private Path namespace;
+
+    @BeforeEach
+    void oneSavepoint() throws Exception {
+        namespace = temp.resolve("ns");
+        ToolRun.savepoint(namespace, 1);
+    }
+
     @Test
     void gcOlderThanAnAbsurdAgeExitsWithUsage() throws Exception {
-        Path namespace = temp.resolve("ns");
-        ToolRun.savepoint(namespace, 1);
         for (String age : new String[] {"999999999999d", "PT2562047788015215H", "P99999999999D"}) {
             ToolRun.Result r = ToolRun.run("gc", "--older-than", age, "--namespace", namespace.toString());
             assertThat(r.exitCode()).as(age + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
@@ -30,8 +38,6 @@ class GcAgeBoundTest {
 
     @Test
     void theLongestAcceptedAgeStillWorks() throws Exception {
-        Path namespace = temp.resolve("ns");
-        ToolRun.savepoint(namespace, 1);
         assertThat(Durations.parse("3660000d")).isEqualTo(Durations.MAX);
         assertThatThrownBy(() -> Durations.parse("3660001d")).hasMessageContaining("10000 years");
         ToolRun.Result r = ToolRun.run("gc", "--older-than", "3660000d", "--namespace", namespace.toString());

@@ -8,43 +8,69 @@ import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointIncompatibleException;
 import io.keepsake.storage.SavepointNotFoundException;
 import io.keepsake.storage.SavepointStorageException;
+import io.keepsake.storage.Versions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Global options, backend selection, usage errors and the exit code of each error type. */
 class KeepsakeCliTest {
 
+    /** Stands for the test's directory in the arguments of {@link #refusals}. */
+    private static final String TEMP = "<temp>";
+
     @TempDir
     Path temp;
 
-    @Test
-    void anUnknownBackendExitsTwoListingTheBackendsFound() {
-        ToolRun.Result r = ToolRun.run("list", "--backend", "s3-nope", "--namespace", temp.toString());
+    /** One refused command line: its arguments and what its stderr names. */
+    private record Refusal(String name, List<String> args, List<String> stderr) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
 
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("Cannot find checkpoint storage 's3-nope'", "localfile", "hdfs");
+    static Stream<Refusal> refusals() {
+        return Stream.of(
+                new Refusal("an unknown backend lists the backends found",
+                        List.of("list", "--backend", "s3-nope", "--namespace", TEMP),
+                        List.of("Cannot find checkpoint storage 's3-nope'", "localfile", "hdfs")),
+                new Refusal("a backend without the savepoint capability",
+                        List.of("list", "--backend", "legacyonly", "--namespace", TEMP),
+                        List.of("backend 'legacyonly'", "no savepoint capability")),
+                new Refusal("a missing namespace", List.of("list"), List.of("--namespace")),
+                new Refusal("an extra key the factory does not know",
+                        List.of("list", "--namespace", TEMP, "-D", "fs.defaultFS=hdfs://nn:8020"),
+                        List.of("unknown key(s) [fs.defaultFS]")),
+                new Refusal("an unreadable config file", List.of("list", "--config", TEMP + "/missing.properties"),
+                        List.of("Cannot read --config file", "missing.properties")),
+                new Refusal("no subcommand names every command", List.of(),
+                        List.of("name a command", "list", "inspect", "verify", "delete", "gc", "migrate",
+                                "prepare-restore", "demo", "keepsake --help")),
+                new Refusal("an unknown option", List.of("list", "--namespace", TEMP, "--colour"),
+                        List.of("--colour", "keepsake list --help")),
+                new Refusal("an invalid job id", List.of("inspect", "--namespace", TEMP, "..", "sp-1"),
+                        List.of("Cannot accept job id")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusals")
+    void aRefusedCommandLineExitsTwoNamingWhatWasRefusedOnStderrOnly(Refusal refusal) {
+        String[] args = refusal.args().stream().map(a -> a.replace(TEMP, temp.toString())).toArray(String[]::new);
+
+        ToolRun.Result r = ToolRun.run(args);
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains(refusal.stderr());
         assertThat(r.out()).isEmpty();
-    }
-
-    @Test
-    void aBackendWithoutTheSavepointCapabilityIsRefused() {
-        ToolRun.Result r = ToolRun.run("list", "--backend", "legacyonly", "--namespace", temp.toString());
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("backend 'legacyonly'", "no savepoint capability");
-    }
-
-    @Test
-    void aMissingNamespaceIsAUsageError() {
-        ToolRun.Result r = ToolRun.run("list");
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("--namespace");
     }
 
     @Test
@@ -65,52 +91,11 @@ class KeepsakeCliTest {
     }
 
     @Test
-    void extraKeysGoToTheFactoryWhichRefusesUnknownOnes() {
-        ToolRun.Result r = ToolRun.run("list", "--namespace", temp.toString(), "-D", "fs.defaultFS=hdfs://nn:8020");
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("unknown key(s) [fs.defaultFS]");
-    }
-
-    @Test
-    void anUnreadableConfigFileIsAUsageError() {
-        ToolRun.Result r = ToolRun.run("list", "--config", temp.resolve("missing.properties").toString());
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("Cannot read --config file", "missing.properties");
-    }
-
-    @Test
-    void withoutASubcommandItNamesTheCommandsAndExitsTwo() {
-        ToolRun.Result r = ToolRun.run();
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("name a command", "list", "inspect", "verify", "delete", "gc", "migrate",
-                "prepare-restore", "demo", "keepsake --help");
-    }
-
-    @Test
-    void anUnknownOptionIsAUsageError() {
-        ToolRun.Result r = ToolRun.run("list", "--namespace", temp.toString(), "--colour");
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("--colour", "keepsake list --help");
-    }
-
-    @Test
     void versionNamesTheFormatVersion() {
         ToolRun.Result r = ToolRun.run("--version");
 
         assertThat(r.exitCode()).isEqualTo(0);
-        assertThat(r.out()).contains("format version " + io.keepsake.storage.Versions.CURRENT_FORMAT_VERSION).doesNotContain("keepsake-0.1.0");
-    }
-
-    @Test
-    void invalidIdsAreUsageErrors() {
-        ToolRun.Result r = ToolRun.run("inspect", "--namespace", temp.toString(), "..", "sp-1");
-
-        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("Cannot accept job id");
+        assertThat(r.out()).contains("format version " + Versions.CURRENT_FORMAT_VERSION).doesNotContain("keepsake-0.1.0");
     }
 
     @Test

@@ -7,11 +7,9 @@ import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
 import io.keepsake.storage.SavepointHandle;
 import io.keepsake.storage.SavepointStorage;
+import io.keepsake.tool.internal.CapturedRun;
 import io.keepsake.tool.internal.DemoState;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +36,8 @@ final class ToolRun {
 
     /** Runs {@code keepsake args...} in this JVM. */
     static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = KeepsakeCli.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Result(code, out.toString(), err.toString());
+        CapturedRun run = KeepsakeCli.runCaptured(args);
+        return new Result(run.exitCode(), run.stdout(), run.stderr());
     }
 
     /** Opens the local-file storage over {@code namespace} through its factory, as the engine does. */

@@ -120,23 +120,12 @@ class ClusterSavepointTest {
             // A new savepoint on the surviving member. The engine refuses -s while the restarted pipelines'
             // tasks are not all ready ("Task not all ready, savepoint error"): ask until it accepts.
             long t0 = System.nanoTime();
-            RuntimeException[] refused = {null};
-            int[] asks = {0};
-            boolean accepted = EmbeddedEngine.poll(Duration.ofSeconds(120), () -> {
-                asks[0]++;
-                try {
-                    client.requestSavepoint(jobId);
-                    return true;
-                } catch (RuntimeException e) {
-                    refused[0] = e;
-                    return false;
-                }
-            });
+            EmbeddedEngine.SavepointAsks asks = client.requestSavepointUntilAccepted(jobId, Duration.ofSeconds(120));
             Figures.record("cluster kill while saving (" + storage + "): a new -s after the failover was",
-                    (accepted ? "accepted" : "refused") + " after " + asks[0] + " asks, "
+                    (asks.accepted() ? "accepted" : "refused") + " after " + asks.asks() + " asks, "
                             + (System.nanoTime() - t0) / 1_000_000 + " ms"
-                            + (refused[0] == null ? "" : "; last refusal: " + rootMessage(refused[0])));
-            boolean done = accepted && EmbeddedEngine.poll(Duration.ofSeconds(120), () -> {
+                            + (asks.lastRefusal() == null ? "" : "; last refusal: " + rootMessage(asks.lastRefusal())));
+            boolean done = asks.accepted() && EmbeddedEngine.poll(Duration.ofSeconds(120), () -> {
                 String st = ClusterFailoverTest.statusOrNull(client, jobId);
                 return st != null && EmbeddedEngine.END_STATES.contains(st);
             });

@@ -178,6 +178,37 @@ final class EmbeddedEngine implements AutoCloseable {
     }
 
     /**
+     * What asking for a savepoint until the engine accepted it came to.
+     *
+     * @param accepted    whether the engine accepted a request within the time
+     * @param asks        how many requests were made
+     * @param lastRefusal the engine's last refusal, or null when it refused none
+     */
+    record SavepointAsks(boolean accepted, int asks, RuntimeException lastRefusal) {
+    }
+
+    /**
+     * Asks for a savepoint (as {@code seatunnel.sh -s jobId}) again while the engine refuses it, for
+     * up to {@code timeout}: the engine refuses while a (re)started pipeline's tasks are not all
+     * ready ("Task not all ready, savepoint error").
+     */
+    SavepointAsks requestSavepointUntilAccepted(long jobId, Duration timeout) {
+        RuntimeException[] refused = {null};
+        int[] asks = {0};
+        boolean accepted = poll(timeout, () -> {
+            asks[0]++;
+            try {
+                requestSavepoint(jobId);
+                return true;
+            } catch (RuntimeException e) {
+                refused[0] = e;
+                return false;
+            }
+        });
+        return new SavepointAsks(accepted, asks[0], refused[0]);
+    }
+
+    /**
      * Asks for a savepoint (as {@code seatunnel.sh -s jobId}) from another thread, waiting at most
      * {@code answer} for the engine's answer, then waits up to {@code end} for the job to reach
      * {@code status}; returns the milliseconds from the request to that status.

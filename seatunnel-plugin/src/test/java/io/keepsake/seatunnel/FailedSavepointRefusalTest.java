@@ -2,15 +2,13 @@ package io.keepsake.seatunnel;
 
 import io.keepsake.engine.CheckpointType;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
-import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,20 +18,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * checkpoints are refused (so SeaTunnel 2.3.x fails the job instead of leaving it in
  * DOING_SAVEPOINT), and what ends the refusal. The engine-side behaviour is in {@link FailedSavepointTest}.
  */
-class FailedSavepointRefusalTest {
+class FailedSavepointRefusalTest extends OnPluginStorage {
 
     private static final String JOB = "978";
 
-    @TempDir
-    Path dir;
-    private Namespace ns;
     private Path blocker;
-    private CheckpointStorage storage;
 
     @BeforeEach
-    void openAndFailASavepoint() throws Exception {
-        ns = new Namespace(dir.resolve("ns"));
-        storage = new KeepsakeCheckpointStorageFactory().create(Map.of("namespace", ns.root().toString()));
+    void failASavepoint() throws Exception {
         storage.storeCheckPoint(state(1, 1, CheckpointType.CHECKPOINT_TYPE));
         blocker = ns.root().resolve("savepoint").resolve(JOB);
         Files.createDirectories(blocker.getParent());
@@ -64,7 +56,7 @@ class FailedSavepointRefusalTest {
     @Test
     void theFailedSavepointLeavesNoStagedCheckpointFile() throws Exception {
         // its .ser was staged while the bundle committed; the failed commit removed it, hidden name and all
-        try (java.util.stream.Stream<Path> files = Files.list(ns.root().resolve(JOB))) {
+        try (Stream<Path> files = Files.list(ns.root().resolve(JOB))) {
             assertThat(files.map(p -> p.getFileName().toString()).toList()).singleElement().asString()
                     .endsWith("-1-1.ser");
         }

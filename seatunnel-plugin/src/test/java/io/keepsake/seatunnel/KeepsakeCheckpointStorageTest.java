@@ -7,17 +7,15 @@ import io.keepsake.storage.SavepointKind;
 import io.keepsake.storage.SavepointStorage;
 import io.keepsake.wire.LegacyCheckpointCodec;
 import org.apache.seatunnel.engine.checkpoint.storage.PipelineState;
-import org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorage;
 import org.apache.seatunnel.engine.checkpoint.storage.exception.CheckpointStorageException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,20 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The read and write paths of the plugin without an engine, including the ones the engine does not call. */
-class KeepsakeCheckpointStorageTest {
+class KeepsakeCheckpointStorageTest extends OnPluginStorage {
 
     private static final String JOB = "977";
 
-    @TempDir
-    Path dir;
-    private Namespace ns;
-    private CheckpointStorage storage;
     private Savepoints savepoints;
 
     @BeforeEach
-    void open() throws Exception {
-        ns = new Namespace(dir.resolve("ns"));
-        storage = new KeepsakeCheckpointStorageFactory().create(Map.of("namespace", ns.root().toString()));
+    void readSavepoints() {
         savepoints = Savepoints.local(ns);
     }
 
@@ -102,7 +94,7 @@ class KeepsakeCheckpointStorageTest {
         storage.storeCheckPoint(state(1, 4, CheckpointType.SAVEPOINT_TYPE));
         storage.storeCheckPoint(state(1, 5, CheckpointType.CHECKPOINT_TYPE));
         storage.deleteCheckpoint(JOB, "1", List.of("4"));
-        assertThat(((KeepsakeCheckpointStorage) storage).awaitRetention(java.time.Duration.ofSeconds(30)))
+        assertThat(((KeepsakeCheckpointStorage) storage).awaitRetention(Duration.ofSeconds(30)))
                 .as("the rotation ran on the retention worker").isTrue();
         assertThat(storage.getLatestCheckpointByJobIdAndPipelineId(JOB, "1").getCheckpointId()).isEqualTo(5);
         assertThat(storage.getAllCheckpoints(JOB)).extracting(PipelineState::getCheckpointId).containsExactly(4L, 5L);

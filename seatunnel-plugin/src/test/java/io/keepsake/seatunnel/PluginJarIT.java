@@ -125,67 +125,57 @@ class PluginJarIT {
 
     @Test
     void theRelocatedS3BackendTalksToAnS3EndpointBesideAConnectorsOwnSdk() throws Exception {
-        byte[] savepoint = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
-                CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (S3ProxyProcess s3 = S3ProxyProcess.start();
-             URLClassLoader engine = engineWithPluginJar()) {
-            Thread.currentThread().setContextClassLoader(engine);
-            // A connector's unrelocated AWS SDK v2 on the same class path (the test's, from the S3 backend's pom).
-            Class<?> connectorsSdk = engine.loadClass("software.amazon.awssdk.services.s3.S3Client");
-            assertThat(connectorsSdk.getProtectionDomain().getCodeSource().getLocation().getPath())
-                    .doesNotEndWith("keepsake-seatunnel.jar");
-            Object factory = discover(engine);
-            Map<String, String> config = Map.of("storage.type", "s3", "namespace", "s3a://" + s3.bucket() + "/ns",
-                    "fs.s3a.endpoint", s3.endpoint().toString(), "fs.s3a.path.style.access", "true",
-                    "fs.s3a.endpoint.region", "us-east-1", "fs.s3a.access.key", s3.accessKey(),
-                    "fs.s3a.secret.key", s3.secretKey(),
-                    "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
-                            + "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider");
-            assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
-            // What S3Proxy holds, read with the test's own (unrelocated) SDK.
-            assertThat(s3.keys("ns/")).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
-                    + "/_metadata.ser");
-        } finally {
-            Thread.currentThread().setContextClassLoader(previous);
+        try (S3ProxyProcess s3 = S3ProxyProcess.start()) {
+            inEngine(engine -> {
+                // A connector's unrelocated AWS SDK v2 on the same class path (the test's, from the S3 backend's pom).
+                Class<?> connectorsSdk = engine.loadClass("software.amazon.awssdk.services.s3.S3Client");
+                assertThat(connectorsSdk.getProtectionDomain().getCodeSource().getLocation().getPath())
+                        .doesNotEndWith("keepsake-seatunnel.jar");
+                Object factory = discover(engine);
+                Map<String, String> config = Map.of("storage.type", "s3", "namespace", "s3a://" + s3.bucket() + "/ns",
+                        "fs.s3a.endpoint", s3.endpoint().toString(), "fs.s3a.path.style.access", "true",
+                        "fs.s3a.endpoint.region", "us-east-1", "fs.s3a.access.key", s3.accessKey(),
+                        "fs.s3a.secret.key", s3.secretKey(),
+                        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
+                                + "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider");
+                assertThat(storeCleanUpAndRestore(engine, factory, config)).isEqualTo(savepoint());
+                // What S3Proxy holds, read with the test's own (unrelocated) SDK.
+                assertThat(s3.keys("ns/")).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
+                        + "/_metadata.ser");
+            });
         }
     }
 
     @Test
     void theRelocatedAzureBackendTalksToAzuriteBesideAConnectorsOwnSdk() throws Exception {
-        byte[] savepoint = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
-                CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (AzuriteServer azurite = AzuriteServer.start();
-             URLClassLoader engine = engineWithPluginJar()) {
+        try (AzuriteServer azurite = AzuriteServer.start()) {
             String container = AzuriteServer.freshContainerName("plugin-jar");
             azurite.createContainer(container);
-            Thread.currentThread().setContextClassLoader(engine);
-            // A connector's unrelocated Azure SDK, Reactor and Netty on the same class path (the test's, from the
-            // Azure backend's pom).
-            for (String connectors : List.of("com.azure.storage.blob.BlobServiceClient", "com.azure.core.http.HttpClient",
-                    "reactor.core.publisher.Mono", "io.netty.channel.Channel", "com.fasterxml.jackson.databind.ObjectMapper")) {
-                assertThat(engine.loadClass(connectors).getProtectionDomain().getCodeSource().getLocation().getPath())
-                        .as(connectors).doesNotEndWith("keepsake-seatunnel.jar");
-            }
-            for (String jackson : List.of("core.json", "databind.cfg", "datatype.jsr310")) {
-                Object version = engine.loadClass("io.keepsake.shaded.com.fasterxml.jackson." + jackson + ".PackageVersion")
-                        .getField("VERSION").get(null);
-                assertThat(version).as("the relocated Jackson %s is the version the Azure SDK is built against", jackson)
-                        .hasToString(System.getProperty("keepsake.azure-sdk.jackson.version"));
-            }
-            Object factory = discover(engine);
-            Map<String, String> config = azurite.factoryKeys("azure://" + container + "/ns");
-            assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
-            // What Azurite holds, listed with the test's own (unrelocated) SDK.
-            List<String> blobs = new BlobServiceClientBuilder().endpoint(azurite.endpoint().toString())
-                    .credential(new StorageSharedKeyCredential(AzuriteServer.ACCOUNT, AzuriteServer.ACCOUNT_KEY))
-                    .buildClient().getBlobContainerClient(container)
-                    .listBlobs(new ListBlobsOptions().setPrefix("ns/"), null).stream().map(BlobItem::getName).toList();
-            assertThat(blobs).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
-                    + "/_metadata.ser");
-        } finally {
-            Thread.currentThread().setContextClassLoader(previous);
+            inEngine(engine -> {
+                // A connector's unrelocated Azure SDK, Reactor and Netty on the same class path (the test's, from the
+                // Azure backend's pom).
+                for (String connectors : List.of("com.azure.storage.blob.BlobServiceClient", "com.azure.core.http.HttpClient",
+                        "reactor.core.publisher.Mono", "io.netty.channel.Channel", "com.fasterxml.jackson.databind.ObjectMapper")) {
+                    assertThat(engine.loadClass(connectors).getProtectionDomain().getCodeSource().getLocation().getPath())
+                            .as(connectors).doesNotEndWith("keepsake-seatunnel.jar");
+                }
+                for (String jackson : List.of("core.json", "databind.cfg", "datatype.jsr310")) {
+                    Object version = engine.loadClass("io.keepsake.shaded.com.fasterxml.jackson." + jackson + ".PackageVersion")
+                            .getField("VERSION").get(null);
+                    assertThat(version).as("the relocated Jackson %s is the version the Azure SDK is built against", jackson)
+                            .hasToString(System.getProperty("keepsake.azure-sdk.jackson.version"));
+                }
+                Object factory = discover(engine);
+                Map<String, String> config = azurite.factoryKeys("azure://" + container + "/ns");
+                assertThat(storeCleanUpAndRestore(engine, factory, config)).isEqualTo(savepoint());
+                // What Azurite holds, listed with the test's own (unrelocated) SDK.
+                List<String> blobs = new BlobServiceClientBuilder().endpoint(azurite.endpoint().toString())
+                        .credential(new StorageSharedKeyCredential(AzuriteServer.ACCOUNT, AzuriteServer.ACCOUNT_KEY))
+                        .buildClient().getBlobContainerClient(container)
+                        .listBlobs(new ListBlobsOptions().setPrefix("ns/"), null).stream().map(BlobItem::getName).toList();
+                assertThat(blobs).contains("ns/savepoint/42/" + KeepsakeCheckpointStorage.savepointId(7, 1)
+                        + "/_metadata.ser");
+            });
         }
     }
 
@@ -226,11 +216,7 @@ class PluginJarIT {
 
     @Test
     void jarWorksBesideOnlyTheEnginesJars(@TempDir Path dir) throws Exception {
-        byte[] savepoint = LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
-                CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader engine = engineWithPluginJar()) {
-            Thread.currentThread().setContextClassLoader(engine);
+        inEngine(engine -> {
             Object factory = discover(engine);
             assertThat(engine.loadClass("org.slf4j.LoggerFactory").getMethod("getILoggerFactory").invoke(null)
                     .getClass().getName()).as("Keepsake logs through the engine's slf4j 1.7 binding")
@@ -239,26 +225,51 @@ class PluginJarIT {
             for (Map<String, String> config : List.of(
                     Map.of("namespace", dir.resolve("local").toString()),
                     Map.of("namespace", dir.resolve("hdfs").toString(), "storage.type", "hdfs", "fs.defaultFS", "file:///"))) {
-                assertThat(storeCleanUpAndRestore(engine, factory, config, savepoint)).isEqualTo(savepoint);
+                assertThat(storeCleanUpAndRestore(engine, factory, config)).isEqualTo(savepoint());
                 assertThat(Path.of(config.get("namespace"), "savepoint", "42",
                         KeepsakeCheckpointStorage.savepointId(7, 1), "_metadata.ser")).isRegularFile();
             }
+        });
+    }
+
+    /** What a test does inside the engine's class loader. */
+    @FunctionalInterface
+    private interface InEngine {
+        void run(URLClassLoader engine) throws Exception;
+    }
+
+    /**
+     * Runs {@code test} with a class loader of the engine's jars and the plugin jar
+     * ({@link #engineWithPluginJar}) as the thread's context class loader, as the engine runs the
+     * plugin; restores the previous one and closes the loader after.
+     */
+    private static void inEngine(InEngine test) throws Exception {
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader engine = engineWithPluginJar()) {
+            Thread.currentThread().setContextClassLoader(engine);
+            test.run(engine);
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
     }
 
+    /** The state of checkpoint 7 of job 42's pipeline 1, a savepoint, as the engine hands it to the storage. */
+    private static byte[] savepoint() {
+        return LegacyCheckpointCodec.encodeCheckpoint(new CompletedCheckpoint(42L, 1, 7L, 1L,
+                CheckpointType.SAVEPOINT_TYPE, 2L, Map.of(), Map.of()));
+    }
+
     /**
      * Through the engine's SPI, as the engine calls it: creates a storage with {@code config},
-     * stores {@code savepoint} (job 42, pipeline 1), deletes the job's checkpoints as terminal
+     * stores {@link #savepoint} (job 42, pipeline 1), deletes the job's checkpoints as terminal
      * cleanup does, and returns the state a restore then reads.
      */
-    private static byte[] storeCleanUpAndRestore(ClassLoader engine, Object factory, Map<String, String> config,
-                                                 byte[] savepoint) throws Exception {
+    private static byte[] storeCleanUpAndRestore(ClassLoader engine, Object factory, Map<String, String> config)
+            throws Exception {
         Class<?> factoryType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.api.CheckpointStorageFactory");
         Object storage = factoryType.getMethod("create", Map.class).invoke(factory, config);
         Class<?> stateType = engine.loadClass("org.apache.seatunnel.engine.checkpoint.storage.PipelineState");
-        storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state(stateType, savepoint));
+        storage.getClass().getMethod("storeCheckPoint", stateType).invoke(storage, state(stateType, savepoint()));
         storage.getClass().getMethod("deleteCheckpoint", String.class).invoke(storage, "42");
         Object latest = storage.getClass().getMethod("getLatestCheckpointByJobIdAndPipelineId", String.class,
                 String.class).invoke(storage, "42", "1");

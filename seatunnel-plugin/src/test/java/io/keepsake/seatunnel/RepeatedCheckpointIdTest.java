@@ -125,17 +125,9 @@ class RepeatedCheckpointIdTest {
      * savepoint file's checkpoint id once the job is {@code SAVEPOINT_DONE}.
      */
     static long savepointWhenReady(EmbeddedEngine engine, Namespace ns, long jobId) {
-        RuntimeException[] refused = {null};
-        boolean accepted = EmbeddedEngine.poll(WAIT, () -> {
-            try {
-                engine.requestSavepoint(jobId);
-                return true;
-            } catch (RuntimeException e) {
-                refused[0] = e;
-                return false;
-            }
-        });
-        assertThat(accepted).as("the engine accepts -s of job %s (last refusal: %s)", jobId, refused[0]).isTrue();
+        EmbeddedEngine.SavepointAsks asks = engine.requestSavepointUntilAccepted(jobId, WAIT);
+        assertThat(asks.accepted()).as("the engine accepts -s of job %s (last refusal: %s)", jobId, asks.lastRefusal())
+                .isTrue();
         engine.awaitStatus(jobId, "SAVEPOINT_DONE", WAIT);
         return ns.savepointFiles(jobId).stream().mapToLong(Namespace.CheckpointFile::checkpointId).max()
                 .orElseThrow(() -> new AssertionError("SAVEPOINT_DONE without a savepoint file of job " + jobId));

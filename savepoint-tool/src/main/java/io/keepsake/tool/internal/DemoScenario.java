@@ -21,7 +21,6 @@ import io.keepsake.wire.CheckpointWireCodec;
 import io.keepsake.wire.LegacyCheckpointCodec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,8 +36,8 @@ import java.util.stream.Stream;
  * upgrade, restore with the same job id, more checkpoints, finish, terminal cleanup), followed
  * by a second job that is still on SeaTunnel 2.3.x checkpoint files (what {@code keepsake migrate}
  * rewrites; the demo leaves them in place), what an operator sees and a corrupted copy being
- * caught. Every step prints what it did and
- * each check it made; the run passes only if every check passed. The first unexpected error ends
+ * caught. Every step records what it did and each check it made as {@link Event}s, in order, for
+ * the caller to render; the run passes only if every check passed. The first unexpected error ends
  * the run as a failure. Not thread-safe; one run per instance.
  */
 public final class DemoScenario {
@@ -58,29 +57,44 @@ public final class DemoScenario {
     private static final int STEPS = 11;
     private static final String BACKEND = "localfile";
 
-    private final PrintWriter out;
     private final Path workDir;
-    private final Function<String[], Result> cli;
+    private final Function<String[], CapturedRun> cli;
     private final Map<String, String> config;
+    private final List<Event> events = new ArrayList<>();
     private int step;
     private int passed;
     private int failed;
 
-    /**
-     * The output of one in-process run of the tool.
-     *
-     * @param exitCode the exit code
-     * @param stdout   what it printed to stdout
-     * @param stderr   what it printed to stderr
-     */
-    public record Result(int exitCode, String stdout, String stderr) {
+    /** One entry of the demo's story, in the order it happened. */
+    public sealed interface Event permits Started, Step, Info, Check, ToolCall, Stopped {
     }
 
-    /**
-     * A demo writing to {@code out}, working in {@code workDir}, that runs the tool's own commands through {@code cli}.
-     */
-    public DemoScenario(PrintWriter out, Path workDir, Function<String[], Result> cli) {
-        this.out = out;
+    /** The demo begins: its job and pipelines on {@code backend}, working in {@code workDir}. */
+    public record Started(String job, List<Integer> pipelines, String backend, Path workDir) implements Event {
+    }
+
+    /** Step {@code number} of {@code of} begins. */
+    public record Step(int number, int of, String title) implements Event {
+    }
+
+    /** What a step did or saw. */
+    public record Info(String line) implements Event {
+    }
+
+    /** A check and whether it passed. */
+    public record Check(boolean ok, String what) implements Event {
+    }
+
+    /** A run of the tool's own command {@code keepsake args...} and what it printed and returned. */
+    public record ToolCall(List<String> args, CapturedRun result) implements Event {
+    }
+
+    /** Step {@code step} ended by an unexpected error, a failed check that ends the run. */
+    public record Stopped(int step, Exception error) implements Event {
+    }
+
+    /** A demo working in {@code workDir} that runs the tool's own commands through {@code cli}. */
+    public DemoScenario(Path workDir, Function<String[], CapturedRun> cli) {
         this.workDir = workDir;
         this.cli = cli;
         this.config = Map.of(StorageOptions.NAMESPACE, workDir.resolve("checkpoints").toString());
@@ -96,28 +110,25 @@ public final class DemoScenario {
         return failed;
     }
 
+    /** What the demo did and checked so far, in order. */
+    public List<Event> events() {
+        return List.copyOf(events);
+    }
+
     /** Runs every step and returns true when every check passed. */
     public boolean run() {
-        out.println("Keepsake demo: job " + JOB + " with pipelines " + PIPELINES + " on the " + BACKEND + " backend");
-        out.println("Work directory: " + workDir);
+        events.add(new Started(JOB, PIPELINES, BACKEND, workDir));
         CheckpointStorage storage = null;
         try {
             storage = runSteps();
         } catch (Exception e) {
             failed++;
-            out.println("  FAIL  step " + step + " stopped by " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            events.add(new Stopped(step, e));
         } finally {
             if (storage != null) {
                 storage.close();
             }
         }
-        out.println();
-        if (failed == 0) {
-            out.println("Result: all " + passed + " checks passed");
-        } else {
-            out.println("Result: " + failed + " of " + (passed + failed) + " checks FAILED");
-        }
-        out.flush();
         return failed == 0;
     }
 
@@ -243,14 +254,14 @@ public final class DemoScenario {
     private void operatorView(SavepointStorage savepoints, SavepointHandle savepoint) throws Exception {
         begin("Operator view: keepsake list, keepsake verify and keepsake migrate --dry-run");
         String namespace = config.get(StorageOptions.NAMESPACE);
-        Result list = runTool("list", "--namespace", namespace);
+        CapturedRun list = runTool("list", "--namespace", namespace);
         check(list.exitCode() == 0 && list.stdout().contains(savepoint.savepointId()) && list.stdout().contains(" ok"),
                 "list exits 0 and shows the savepoint with status ok");
         check(list.stdout().contains(LEGACY_JOB), "list shows job " + LEGACY_JOB + " among the jobs with SeaTunnel"
                 + " 2.3.x checkpoints");
-        Result verify = runTool("verify", "--namespace", namespace, JOB);
+        CapturedRun verify = runTool("verify", "--namespace", namespace, JOB);
         check(verify.exitCode() == 0 && verify.stdout().contains("OK"), "verify reads every byte and exits 0");
-        Result dryRun = runTool("migrate", "--namespace", namespace, "--dry-run", LEGACY_JOB);
+        CapturedRun dryRun = runTool("migrate", "--namespace", namespace, "--dry-run", LEGACY_JOB);
         check(dryRun.exitCode() == 0 && savepoints.listSavepoints(LEGACY_JOB).isEmpty(),
                 "migrate --dry-run exits 0 and writes nothing");
     }
@@ -279,7 +290,7 @@ public final class DemoScenario {
             info("typed error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             check(victim.toString().equals(e.file()), "restore refuses it with SavepointCorruptedException naming the file");
         }
-        Result corrupted = runTool("verify", "--namespace", namespace, "--savepoint-path", copyRoot.toString(), JOB,
+        CapturedRun corrupted = runTool("verify", "--namespace", namespace, "--savepoint-path", copyRoot.toString(), JOB,
                 savepoint.savepointId());
         check(corrupted.exitCode() == 4 && corrupted.stderr().contains(victim.toString()),
                 "keepsake verify on the copy exits 4 and names the file");
@@ -324,15 +335,9 @@ public final class DemoScenario {
         return map;
     }
 
-    private Result runTool(String... args) {
-        out.println("      $ keepsake " + String.join(" ", args));
-        Result result = cli.apply(args);
-        for (String line : (result.stdout() + result.stderr()).split("\\R")) {
-            if (!line.isBlank()) {
-                out.println("      | " + line);
-            }
-        }
-        out.println("      (exit code " + result.exitCode() + ")");
+    private CapturedRun runTool(String... args) {
+        CapturedRun result = cli.apply(args);
+        events.add(new ToolCall(List.of(args), result));
         return result;
     }
 
@@ -347,22 +352,19 @@ public final class DemoScenario {
 
     private void begin(String title) {
         step++;
-        out.println();
-        out.println("[" + step + "/" + STEPS + "] " + title);
+        events.add(new Step(step, STEPS, title));
     }
 
     private void info(String line) {
-        out.println("      " + line);
+        events.add(new Info(line));
     }
 
     private void check(boolean ok, String what) {
         if (ok) {
             passed++;
-            out.println("  PASS  " + what);
         } else {
             failed++;
-            out.println("  FAIL  " + what);
         }
-        out.flush();
+        events.add(new Check(ok, what));
     }
 }

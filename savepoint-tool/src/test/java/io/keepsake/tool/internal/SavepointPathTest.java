@@ -2,50 +2,36 @@ package io.keepsake.tool.internal;
 
 import io.keepsake.tool.ToolUsageException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SavepointPathTest {
 
-    @Test
-    void aLocalPathSplitsIntoRootJobAndSavepoint() {
-        SavepointPath p = SavepointPath.parse("/data/keepsake/savepoint/700/sp-1/");
+    /** Local, relative (against /data/keepsake), file: and hdfs: paths split into their parts. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            /data/keepsake/savepoint/700/sp-1/             | true  | -              | /data/keepsake/savepoint                | /data/keepsake                | 700 | sp-1
+            savepoint/700/../700/sp-1                      | true  | -              | /data/keepsake/savepoint                | /data/keepsake                | 700 | sp-1
+            file:///data/ns/savepoint/700/sp-1             | true  | -              | file:///data/ns/savepoint               | file:///data/ns               | 700 | sp-1
+            hdfs://nn:8020/st/checkpoint/savepoint/700/sp-1 | false | hdfs://nn:8020 | hdfs://nn:8020/st/checkpoint/savepoint | hdfs://nn:8020/st/checkpoint | 700 | sp-1
+            """)
+    void aPathSplitsIntoRootJobAndSavepointKeepingItsAddress(String argument, boolean local, String fileSystemUri,
+                                                             String savepointRoot, String namespace, String jobId,
+                                                             String savepointId) {
+        SavepointPath p = SavepointPath.parse(argument, Path.of("/data/keepsake"));
 
-        assertThat(p.local()).isTrue();
-        assertThat(p.savepointRoot()).isEqualTo("/data/keepsake/savepoint");
-        assertThat(p.namespace()).isEqualTo("/data/keepsake");
-        assertThat(p.jobId()).isEqualTo("700");
-        assertThat(p.savepointId()).isEqualTo("sp-1");
-        assertThat(p.fileSystemUri()).isNull();
-    }
-
-    @Test
-    void anHdfsUriKeepsItsAddress() {
-        SavepointPath p = SavepointPath.parse("hdfs://nn:8020/st/checkpoint/savepoint/700/sp-1");
-
-        assertThat(p.local()).isFalse();
-        assertThat(p.fileSystemUri()).isEqualTo("hdfs://nn:8020");
-        assertThat(p.savepointRoot()).isEqualTo("hdfs://nn:8020/st/checkpoint/savepoint");
-        assertThat(p.namespace()).isEqualTo("hdfs://nn:8020/st/checkpoint");
-        assertThat(p.jobId()).isEqualTo("700");
-    }
-
-    @Test
-    void aFileUriIsLocal() {
-        SavepointPath p = SavepointPath.parse("file:///data/ns/savepoint/700/sp-1");
-
-        assertThat(p.local()).isTrue();
-        assertThat(p.savepointRoot()).isEqualTo("file:///data/ns/savepoint");
-    }
-
-    @Test
-    void aRelativePathIsResolvedAgainstTheWorkingDirectory() {
-        SavepointPath p = SavepointPath.parse("savepoint/700/../700/sp-1", java.nio.file.Path.of("/data/keepsake"));
-
-        assertThat(p.savepointRoot()).isEqualTo("/data/keepsake/savepoint");
-        assertThat(p.namespace()).isEqualTo("/data/keepsake");
-        assertThat(p.location()).isEqualTo("/data/keepsake/savepoint/700/sp-1");
+        assertThat(p.local()).isEqualTo(local);
+        assertThat(p.fileSystemUri()).isEqualTo(fileSystemUri);
+        assertThat(p.savepointRoot()).isEqualTo(savepointRoot);
+        assertThat(p.namespace()).isEqualTo(namespace);
+        assertThat(p.jobId()).isEqualTo(jobId);
+        assertThat(p.savepointId()).isEqualTo(savepointId);
+        assertThat(p.location()).isEqualTo(savepointRoot + "/" + jobId + "/" + savepointId);
     }
 
     @Test
