@@ -2,6 +2,7 @@ package io.keepsake.storage.azure;
 
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.StorageSharedKeyCredential;
+import io.keepsake.fixtures.SystemProperties;
 import io.keepsake.fixtures.azure.AzuriteServer;
 import io.keepsake.storage.CheckpointStorage;
 import io.keepsake.storage.CheckpointStorageFactories;
@@ -17,8 +18,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -32,9 +31,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * cannot authenticate.
  */
 class AzureTlsTest {
-
-    private static final List<String> TRUST_PROPERTIES = List.of("javax.net.ssl.trustStore",
-            "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType");
 
     @TempDir
     Path dir;
@@ -69,14 +65,12 @@ class AzureTlsTest {
         certificate("other");
         run(dir, "keytool", "-importcert", "-noprompt", "-alias", "azurite", "-file", "trusted.cert.pem", "-keystore",
                 "trust.p12", "-storetype", "PKCS12", "-storepass", "changeit");
-        Map<String, String> saved = new HashMap<>();
-        TRUST_PROPERTIES.forEach(k -> saved.put(k, System.getProperty(k)));
         // before any TLS client of this JVM is made: the JDK and Netty read the trust store once
-        System.setProperty("javax.net.ssl.trustStore", dir.resolve("trust.p12").toString());
-        System.setProperty("javax.net.ssl.trustStorePassword", "changeit");
-        System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
-        try (AzuriteServer server = AzuriteServer.startTls(dir.resolve("trusted.cert.pem"),
-                dir.resolve("trusted.key.pem"));
+        try (SystemProperties trust = SystemProperties.set(Map.of("javax.net.ssl.trustStore",
+                dir.resolve("trust.p12").toString(), "javax.net.ssl.trustStorePassword", "changeit",
+                "javax.net.ssl.trustStoreType", "PKCS12"));
+             AzuriteServer server = AzuriteServer.startTls(dir.resolve("trusted.cert.pem"),
+                     dir.resolve("trusted.key.pem"));
              AzuriteServer impostor = AzuriteServer.startTls(dir.resolve("other.cert.pem"),
                      dir.resolve("other.key.pem"))) {
             assertThat(server.endpoint().getScheme()).isEqualTo("https");
@@ -99,14 +93,6 @@ class AzureTlsTest {
                     .hasMessageContaining("SSLHandshakeException")
                     .hasMessageContaining("azure.endpoint=" + impostor.endpoint())
                     .hasMessageNotContaining("corrupt");
-        } finally {
-            saved.forEach((k, v) -> {
-                if (v == null) {
-                    System.clearProperty(k);
-                } else {
-                    System.setProperty(k, v);
-                }
-            });
         }
     }
 }

@@ -7,6 +7,7 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.options.BlockBlobCommitBlockListOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,14 +42,34 @@ class AzuriteBehaviourTest {
         return BinaryData.fromBytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Put Blob of {@code content} with {@code If-None-Match: *}. */
+    private static void putIfAbsent(BlockBlobClient b, String content) {
+        b.uploadWithResponse(new BlockBlobSimpleUploadOptions(text(content)).setRequestConditions(IF_ABSENT), null, null);
+    }
+
+    /** Put Block List of the one staged block {@code id} with {@code If-None-Match: *}. */
+    private static void commitIfAbsent(BlockBlobClient b, String id) {
+        b.commitBlockListWithResponse(new BlockBlobCommitBlockListOptions(List.of(id)).setRequestConditions(IF_ABSENT),
+                null, null);
+    }
+
+    /** The id of block {@code n} as the service takes it: Base64 of {@code block-<n>}. */
+    private static String blockId(int n) {
+        return Base64.getEncoder().encodeToString(("block-" + n).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** What the service refused {@code request} with, printed after {@code what} with its status and error code. */
+    private static BlobStorageException refused(String what, ThrowingCallable request) {
+        BlobStorageException e = catchThrowableOfType(BlobStorageException.class, request);
+        System.out.println(what + ": HTTP " + e.getStatusCode() + " " + e.getErrorCode());
+        return e;
+    }
+
     @Test
     void putBlobIfNoneMatchStarIsRefusedWhenTheBlobExists() {
         BlockBlobClient b = blob("put");
-        b.uploadWithResponse(new BlockBlobSimpleUploadOptions(text("first")).setRequestConditions(IF_ABSENT), null, null);
-        BlobStorageException e = catchThrowableOfType(BlobStorageException.class, () -> b.uploadWithResponse(
-                new BlockBlobSimpleUploadOptions(text("second")).setRequestConditions(IF_ABSENT), null, null));
-        System.out.println("Put Blob If-None-Match: * of an existing blob: HTTP " + e.getStatusCode() + " "
-                + e.getErrorCode());
+        putIfAbsent(b, "first");
+        BlobStorageException e = refused("Put Blob If-None-Match: * of an existing blob", () -> putIfAbsent(b, "second"));
         assertThat(e.getStatusCode()).isIn(409, 412);
         assertThat(e.getErrorCode()).isIn(BlobErrorCode.BLOB_ALREADY_EXISTS, BlobErrorCode.CONDITION_NOT_MET);
         assertThat(b.downloadContent().toString()).isEqualTo("first");
@@ -57,18 +78,14 @@ class AzuriteBehaviourTest {
     @Test
     void putBlockListIfNoneMatchStarIsRefusedWhenTheBlobExistsAndStagedBlocksAreInvisible() {
         BlockBlobClient b = blob("blocks");
-        String id = Base64.getEncoder().encodeToString("block-0".getBytes(StandardCharsets.US_ASCII));
+        String id = blockId(0);
         b.stageBlock(id, text("staged"));
         assertThat(b.exists()).as("a blob with only staged blocks exists").isFalse();
-        b.commitBlockListWithResponse(new BlockBlobCommitBlockListOptions(List.of(id)).setRequestConditions(IF_ABSENT),
-                null, null);
+        commitIfAbsent(b, id);
         assertThat(b.downloadContent().toString()).isEqualTo("staged");
-        String id2 = Base64.getEncoder().encodeToString("block-1".getBytes(StandardCharsets.US_ASCII));
+        String id2 = blockId(1);
         b.stageBlock(id2, text("other"));
-        BlobStorageException e = catchThrowableOfType(BlobStorageException.class, () -> b.commitBlockListWithResponse(
-                new BlockBlobCommitBlockListOptions(List.of(id2)).setRequestConditions(IF_ABSENT), null, null));
-        System.out.println("Put Block List If-None-Match: * of an existing blob: HTTP " + e.getStatusCode() + " "
-                + e.getErrorCode());
+        BlobStorageException e = refused("Put Block List If-None-Match: * of an existing blob", () -> commitIfAbsent(b, id2));
         assertThat(e.getStatusCode()).isIn(409, 412);
         assertThat(b.downloadContent().toString()).isEqualTo("staged");
     }
@@ -76,13 +93,10 @@ class AzuriteBehaviourTest {
     @Test
     void azuriteRefusesAConditionalPutBlobOverANameHoldingOnlyUncommittedBlocks() {
         BlockBlobClient b = blob("uncommitted");
-        String id = Base64.getEncoder().encodeToString("block-0".getBytes(StandardCharsets.US_ASCII));
-        b.stageBlock(id, text("staged, never committed"));
+        b.stageBlock(blockId(0), text("staged, never committed"));
         assertThat(b.exists()).isFalse();
-        BlobStorageException e = catchThrowableOfType(BlobStorageException.class, () -> b.uploadWithResponse(
-                new BlockBlobSimpleUploadOptions(text("first visible")).setRequestConditions(IF_ABSENT), null, null));
-        System.out.println("Azurite: Put Blob If-None-Match: * over only uncommitted blocks: HTTP " + e.getStatusCode()
-                + " " + e.getErrorCode());
+        BlobStorageException e = refused("Azurite: Put Blob If-None-Match: * over only uncommitted blocks",
+                () -> putIfAbsent(b, "first visible"));
         assertThat(e.getStatusCode()).isEqualTo(409);
         assertThat(b.exists()).isFalse();
     }

@@ -65,12 +65,8 @@ class HdfsLocalPathHardeningTest {
 
     @Test
     void aLinkedJobIsRefusedForDeleteListAndSaveAndNothingOutsideChanges() throws IOException {
-        save(storage, "job", "sp-0");
-        Files.createSymbolicLink(tree.spRoot().resolve("evil"), tree.elsewhere());
+        tree.assertADeleteThroughALinkedJobIsRefused(storage);
         List<String> before = snapshot(tree.elsewhere());
-        assertThatThrownBy(() -> storage.deleteSavepoint("evil", "important-project"))
-                .isInstanceOf(SavepointStorageException.class).hasMessageContaining("symbolic link")
-                .hasMessageContaining(tree.spRoot().resolve("evil").toString());
         assertThatThrownBy(() -> storage.listSavepoints("evil")).isInstanceOf(SavepointStorageException.class)
                 .hasMessageContaining("symbolic link");
         assertThatThrownBy(() -> save(storage, "evil", "sp-1")).isInstanceOf(SavepointStorageException.class);

@@ -268,13 +268,7 @@ class HdfsStorageFactoryTest {
     @Test
     void aNameNodeThatRefusesConnectionsFailsInSecondsNamingTheAddress() throws Exception {
         String address = "hdfs://127.0.0.1:" + unusedPort();
-        CheckpointStorageException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (CheckpointStorage unexpected = factory.create(hdfs(address))) {
-                throw new AssertionError("created a storage on a dead address: " + unexpected);
-            } catch (CheckpointStorageException expected) {
-                return expected;
-            }
-        });
+        CheckpointStorageException e = refusedWithinSeconds(address, "dead");
         assertThat(e.getMessage()).contains("fs.defaultFS").contains(address).containsIgnoringCase("connection refused");
     }
 
@@ -282,14 +276,22 @@ class HdfsStorageFactoryTest {
     void aNameNodeThatNeverAnswersFailsInSecondsNamingTheAddress() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             String address = "hdfs://127.0.0.1:" + silent.getLocalPort();
-            CheckpointStorageException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-                try (CheckpointStorage unexpected = factory.create(hdfs(address))) {
-                    throw new AssertionError("created a storage on a silent address: " + unexpected);
-                } catch (CheckpointStorageException expected) {
-                    return expected;
-                }
-            });
+            CheckpointStorageException e = refusedWithinSeconds(address, "silent");
             assertThat(e.getMessage()).contains("fs.defaultFS").contains(address).containsIgnoringCase("timeout");
         }
+    }
+
+    /**
+     * What creating a storage on the name node at {@code address} ({@code what}: how it fails to
+     * answer) threw; fails when it took 30 seconds or more, or created a storage.
+     */
+    private CheckpointStorageException refusedWithinSeconds(String address, String what) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (CheckpointStorage unexpected = factory.create(hdfs(address))) {
+                throw new AssertionError("created a storage on a " + what + " address: " + unexpected);
+            } catch (CheckpointStorageException expected) {
+                return expected;
+            }
+        });
     }
 }

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,18 +65,13 @@ class S3NewestLookupCostTest {
             byKind.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
         }
 
-        Map<String, Long> snapshot() {
+        /** The requests counted since the last call, by kind, without kinds not sent; counting starts again at zero. */
+        Map<String, Long> take() {
             Map<String, Long> m = new TreeMap<>();
-            byKind.forEach((k, v) -> m.put(k, v.get()));
-            return m;
-        }
-
-        static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
-            Map<String, Long> m = new TreeMap<>();
-            after.forEach((k, v) -> {
-                long d = v - before.getOrDefault(k, 0L);
-                if (d != 0) {
-                    m.put(k, d);
+            byKind.forEach((k, v) -> {
+                long n = v.getAndSet(0);
+                if (n != 0) {
+                    m.put(k, n);
                 }
             });
             return m;
@@ -123,35 +117,22 @@ class S3NewestLookupCostTest {
         }
 
         Requests requests = new Requests();
-        S3Client client = S3Client.builder()
-                .endpointOverride(server.endpoint())
-                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
-                .forcePathStyle(true)
-                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(S3ProxyServer.ACCESS,
-                                S3ProxyServer.SECRET)))
-                .httpClientBuilder(software.amazon.awssdk.http.apache5.Apache5HttpClient.builder()
-                        .expectContinueEnabled(false))
-                .overrideConfiguration(o -> o.addExecutionInterceptor(requests))
-                .build();
         Map<String, Map<String, Long>> out = new TreeMap<>();
-        try (S3FileSystem fs = new S3FileSystem(client, S3ProxyServer.BUCKET, S3FileSystem.MIN_PART_SIZE, true,
-                server.endpoint().toString());
+        try (S3FileSystem fs = server.newFileSystem(requests);
              KeepsakeStorage storage = KeepsakeStorage.open(new ForwardingFileSystem(fs), fs.normalizeRoot(dir + "/ns"),
                      null)) {
             for (String mode : new String[] {"markers", "listing"}) {
                 if (mode.equals("listing")) {
                     fs.delete(fs.child(fs.child(storage.savepointRoot(), JOB), NewestMarkers.DIR), true);
                 }
-                Map<String, Long> before = requests.snapshot();
+                requests.take();
                 RestoredState r = new SavepointRestorer(storage).recoverLatest(JOB);
-                out.put(mode + " recoverLatest", Requests.minus(requests.snapshot(), before));
+                out.put(mode + " recoverLatest", requests.take());
                 assertThat(r.checkpoints().get(1).checkpointId()).isEqualTo(count);
-                before = requests.snapshot();
                 Map<Integer, SavepointHandle> chosen = new NewestSavepoints(storage, JOB, (id, e) -> {
                     throw e;
                 }).choose(Map.of());
-                out.put(mode + " newest lookup", Requests.minus(requests.snapshot(), before));
+                out.put(mode + " newest lookup", requests.take());
                 assertThat(chosen.get(1).savepointId()).isEqualTo(String.format("sp-%05d", count));
             }
         }
