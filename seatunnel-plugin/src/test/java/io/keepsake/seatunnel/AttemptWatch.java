@@ -112,9 +112,10 @@ final class AttemptWatch implements AutoCloseable {
         return all.stream().sorted().toList();
     }
 
-    /** The entries of {@link #tree} below the staging folder. */
+    /** The entries of {@link #tree} below the staging folder (not the folder itself, which gc leaves empty). */
     List<String> staging(long jobId) {
-        return tree(jobId).stream().filter(p -> p.startsWith(STAGING + "/")).toList();
+        String folder = STAGING + "/";
+        return tree(jobId).stream().filter(p -> p.startsWith(folder) && !p.equals(folder)).toList();
     }
 
     private void walk(String relative, String dir, List<String> into) throws IOException {
