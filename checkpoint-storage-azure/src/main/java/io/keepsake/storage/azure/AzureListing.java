@@ -1,10 +1,9 @@
 package io.keepsake.storage.azure;
 
 import com.azure.storage.blob.models.BlobItem;
-import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import io.keepsake.storage.spi.FileStatus;
-import io.keepsake.storage.spi.objectstore.PrefixListing;
+import io.keepsake.storage.spi.objectstore.StoredObject;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -28,30 +27,20 @@ final class AzureListing {
         this.fs = fs;
     }
 
-    /** The files and directories right below {@code directory}. */
-    List<FileStatus> list(String directory) throws IOException {
-        AzurePath dir = fs.path(directory);
-        String prefix = dir.directoryPrefix();
-        PrefixListing out = new PrefixListing(fs, directory);
-        for (BlobItem b : listAll(dir, prefix, directory)) {
-            Long size = b.getProperties().getContentLength();
-            out.add(b.getName().substring(prefix.length()), size == null ? 0 : size,
-                    millis(b.getProperties().getLastModified()));
-        }
-        return out.statuses();
-    }
-
     private static long millis(OffsetDateTime time) {
         return time == null ? 0 : time.toInstant().toEpochMilli();
     }
 
     /** Every blob below {@code prefix}, page after page. */
-    List<BlobItem> listAll(AzurePath dir, String prefix, String what) throws IOException {
+    List<StoredObject> listAll(AzurePath dir, String prefix, String what) throws IOException {
         return fs.call(what, "list", () -> {
-            List<BlobItem> all = new ArrayList<>();
-            fs.client().getBlobContainerClient(dir.container())
-                    .listBlobs(new ListBlobsOptions().setPrefix(prefix.isEmpty() ? null : prefix), null)
-                    .forEach(all::add);
+            List<StoredObject> all = new ArrayList<>();
+            for (BlobItem b : fs.client().getBlobContainerClient(dir.container())
+                    .listBlobs(new ListBlobsOptions().setPrefix(prefix.isEmpty() ? null : prefix), null)) {
+                Long size = b.getProperties().getContentLength();
+                all.add(new StoredObject(b.getName(), size == null ? 0 : size,
+                        millis(b.getProperties().getLastModified())));
+            }
             return all;
         });
     }
@@ -110,23 +99,17 @@ final class AzureListing {
             }
             return deleteBlob(new AzurePath(p.container(), prefix), path);
         }
-        List<BlobItem> all = listAll(p, prefix, path);
+        List<StoredObject> all = listAll(p, prefix, path);
         // The marker last, so that an interrupted delete leaves a directory that still exists.
-        all.sort((a, b) -> Boolean.compare(a.getName().equals(prefix), b.getName().equals(prefix)));
-        for (BlobItem b : all) {
-            deleteBlob(new AzurePath(p.container(), b.getName()), path);
+        all.sort((a, b) -> Boolean.compare(a.name().equals(prefix), b.name().equals(prefix)));
+        for (StoredObject b : all) {
+            deleteBlob(new AzurePath(p.container(), b.name()), path);
         }
         return !all.isEmpty();
     }
 
     /** Deletes one blob; false when none was there. */
     private boolean deleteBlob(AzurePath p, String path) throws IOException {
-        try {
-            return fs.blob(p).deleteIfExists();
-        } catch (BlobStorageException e) {
-            throw fs.translate(path, "delete", e);
-        } catch (RuntimeException e) {
-            throw fs.translate(path, "delete", e);
-        }
+        return fs.call(path, "delete", () -> fs.blob(p).deleteIfExists());
     }
 }

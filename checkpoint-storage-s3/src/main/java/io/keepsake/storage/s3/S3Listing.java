@@ -2,7 +2,7 @@ package io.keepsake.storage.s3;
 
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.PendingUpload;
-import io.keepsake.storage.spi.objectstore.PrefixListing;
+import io.keepsake.storage.spi.objectstore.StoredObject;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,31 +33,25 @@ final class S3Listing {
         this.fs = fs;
     }
 
-    /** The files and directories right below {@code directory}. */
-    List<FileStatus> list(String directory) throws IOException {
-        S3Path dir = fs.path(directory);
-        String prefix = dir.directoryPrefix();
-        PrefixListing out = new PrefixListing(fs, directory);
-        for (S3Object o : listAll(dir, prefix, directory)) {
-            out.add(o.key().substring(prefix.length()), o.size(),
-                    o.lastModified() == null ? 0 : o.lastModified().toEpochMilli());
-        }
-        return out.statuses();
-    }
-
     /** Every object below {@code prefix}, page after page. */
-    List<S3Object> listAll(S3Path dir, String prefix, String what) throws IOException {
-        List<S3Object> out = new ArrayList<>();
+    List<StoredObject> listAll(S3Path dir, String prefix, String what) throws IOException {
+        List<StoredObject> out = new ArrayList<>();
         String token = null;
         do {
             String continuation = token;
             ListObjectsV2Response page = fs.call(what, "list", () -> fs.client().listObjectsV2(
                     ListObjectsV2Request.builder().bucket(dir.bucket()).prefix(prefix)
                             .continuationToken(continuation).build()));
-            out.addAll(page.contents());
+            for (S3Object o : page.contents()) {
+                out.add(new StoredObject(o.key(), o.size(), millis(o.lastModified())));
+            }
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (token != null);
         return out;
+    }
+
+    private static long millis(Instant time) {
+        return time == null ? 0 : time.toEpochMilli();
     }
 
     /** What is at {@code p}: an object, or a prefix with objects below it (a directory), or nothing. */
@@ -66,7 +61,7 @@ final class S3Listing {
             Optional<HeadObjectResponse> head = fs.headObject(p);
             if (head.isPresent()) {
                 return Optional.of(new FileStatus(path, name, false, head.get().contentLength(),
-                        head.get().lastModified() == null ? 0 : head.get().lastModified().toEpochMilli()));
+                        millis(head.get().lastModified())));
             }
         }
         ListObjectsV2Response page;
@@ -86,8 +81,7 @@ final class S3Listing {
             return p.key().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
         }
         S3Object first = page.contents().get(0);
-        return Optional.of(new FileStatus(path, name, true, 0,
-                first.lastModified() == null ? 0 : first.lastModified().toEpochMilli()));
+        return Optional.of(new FileStatus(path, name, true, 0, millis(first.lastModified())));
     }
 
     /** The multipart uploads begun below {@code directory} and neither completed nor aborted. */
