@@ -10,7 +10,6 @@ import com.azure.storage.blob.options.BlobInputStreamOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.objectstore.ObjectStoreFileSystem;
 import io.keepsake.storage.spi.objectstore.StoredObject;
@@ -22,7 +21,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Optional;
@@ -127,13 +125,14 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
     }
 
     @Override
-    protected boolean exists(AzurePath file) throws IOException {
-        return properties(file).isPresent();
+    protected Optional<StoredObject> object(AzurePath file) throws IOException {
+        return properties(file).map(props -> new StoredObject(file.name(), props.getBlobSize(),
+                AzureListing.millis(props.getLastModified())));
     }
 
     @Override
-    protected boolean anyBelow(AzurePath directory, String path) throws IOException {
-        return listing.anyBelow(directory, path);
+    protected Optional<StoredObject> firstBelow(AzurePath directory, String path) throws IOException {
+        return listing.firstBelow(directory, directory.directoryPrefix(), 1, path).stream().findFirst();
     }
 
     @Override
@@ -160,10 +159,7 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
                     .setBlockSize(blockSize));
         } catch (RuntimeException e) {
             if (isNoSuchObject(e)) {
-                if (stat(path).map(FileStatus::directory).orElse(false)) {
-                    throw new FileSystemException(path, null, "is a directory, not a file");
-                }
-                throw new NoSuchFileException(path);
+                throw notAFile(path);
             }
             throw translate(path, "open", e);
         }
@@ -174,11 +170,6 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
     @Override
     protected List<StoredObject> listBelow(AzurePath directory, String path) throws IOException {
         return listing.listAll(directory, directory.directoryPrefix(), path);
-    }
-
-    @Override
-    public Optional<FileStatus> stat(String path) throws IOException {
-        return listing.stat(path(path), path);
     }
 
     /** The properties of the blob at {@code p}, empty when there is none (a missing container is an error). */

@@ -2,7 +2,6 @@ package io.keepsake.storage.s3;
 
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.PendingUpload;
 import io.keepsake.storage.spi.objectstore.ObjectStoreFileSystem;
@@ -135,10 +134,17 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
     }
 
     @Override
-    protected boolean exists(S3Path file) throws IOException {
-        return headObject(file).isPresent();
+    protected Optional<StoredObject> object(S3Path file) throws IOException {
+        return headObject(file).map(head -> new StoredObject(file.key(), head.contentLength(),
+                S3Listing.millis(head.lastModified())));
     }
 
+    @Override
+    protected Optional<StoredObject> firstBelow(S3Path directory, String path) throws IOException {
+        return listing.firstBelow(directory, path);
+    }
+
+    /** One {@code ListObjectsV2} of at most one key; a missing bucket is an error of the request, not a missing parent. */
     @Override
     protected boolean anyBelow(S3Path directory, String path) throws IOException {
         ListObjectsV2Response page = call(path, "check the parent of", () -> client.listObjectsV2(b -> b
@@ -208,11 +214,6 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
     @Override
     protected List<StoredObject> listBelow(S3Path directory, String path) throws IOException {
         return listing.listAll(directory, directory.directoryPrefix(), path);
-    }
-
-    @Override
-    public Optional<FileStatus> stat(String path) throws IOException {
-        return listing.stat(path(path), path);
     }
 
     /** The object at {@code p}, empty when there is none (a missing bucket is an error). */

@@ -1,10 +1,8 @@
 package io.keepsake.storage.s3;
 
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.PendingUpload;
 import io.keepsake.storage.spi.objectstore.StoredObject;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -20,7 +18,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Listings and stats of one {@link S3FileSystem}, where directories are key prefixes:
+ * Listings of one {@link S3FileSystem}, where directories are key prefixes:
  * {@code ListObjectsV2}, paginated; a directory's modification time is that of the newest object
  * below it; names that cannot be a path segment ({@code .}, {@code ..}, empty) are left out.
  * Thread-safe.
@@ -43,27 +41,24 @@ final class S3Listing {
                     ListObjectsV2Request.builder().bucket(dir.bucket()).prefix(prefix)
                             .continuationToken(continuation).build()));
             for (S3Object o : page.contents()) {
-                out.add(new StoredObject(o.key(), o.size(), millis(o.lastModified())));
+                out.add(stored(o));
             }
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (token != null);
         return out;
     }
 
-    private static long millis(Instant time) {
+    private static StoredObject stored(S3Object o) {
+        return new StoredObject(o.key(), o.size(), millis(o.lastModified()));
+    }
+
+    /** A time in milliseconds since the epoch, 0 for none. */
+    static long millis(Instant time) {
         return time == null ? 0 : time.toEpochMilli();
     }
 
-    /** What is at {@code p}: an object, or a prefix with objects below it (a directory), or nothing. */
-    Optional<FileStatus> stat(S3Path p, String path) throws IOException {
-        String name = p.lastSegment();
-        if (!p.key().isEmpty()) {
-            Optional<HeadObjectResponse> head = fs.headObject(p);
-            if (head.isPresent()) {
-                return Optional.of(new FileStatus(path, name, false, head.get().contentLength(),
-                        millis(head.get().lastModified())));
-            }
-        }
+    /** One object below the directory {@code p}: one request; a missing bucket is {@link NoSuchFileException}. */
+    Optional<StoredObject> firstBelow(S3Path p, String path) throws IOException {
         ListObjectsV2Response page;
         try {
             page = fs.client().listObjectsV2(b -> b.bucket(p.bucket()).prefix(p.directoryPrefix()).maxKeys(1));
@@ -77,11 +72,7 @@ final class S3Listing {
         } catch (SdkException e) {
             throw fs.translate(path, "stat", e);
         }
-        if (page.contents().isEmpty()) {
-            return p.key().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
-        }
-        S3Object first = page.contents().get(0);
-        return Optional.of(new FileStatus(path, name, true, 0, millis(first.lastModified())));
+        return page.contents().stream().findFirst().map(S3Listing::stored);
     }
 
     /** The multipart uploads begun below {@code directory} and neither completed nor aborted. */

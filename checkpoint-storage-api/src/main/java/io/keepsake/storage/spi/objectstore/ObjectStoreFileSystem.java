@@ -4,11 +4,13 @@ import io.keepsake.storage.InvalidStorageArgumentException;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.StorageRoots;
 import io.keepsake.storage.spi.SyncableOutputStream;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.EnumSet;
 import java.util.List;
@@ -112,11 +114,27 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation<P>> impleme
      */
     protected abstract IOException translate(String path, String what, RuntimeException error);
 
-    /** True when an object is at {@code file} (a missing bucket is an error). */
-    protected abstract boolean exists(P file) throws IOException;
+    /** The object at {@code file}, empty when there is none (a missing bucket is an error). */
+    protected abstract Optional<StoredObject> object(P file) throws IOException;
 
-    /** True when an object (a marker included) lies below the directory {@code directory}; {@code path} names it in messages. */
-    protected abstract boolean anyBelow(P directory, String path) throws IOException;
+    /**
+     * One object below the directory {@code directory} (its marker included), with one request,
+     * empty when there is none; {@code path} names it in messages.
+     */
+    protected abstract Optional<StoredObject> firstBelow(P directory, String path) throws IOException;
+
+    /** True when an object is at {@code file} (a missing bucket is an error). */
+    protected final boolean exists(P file) throws IOException {
+        return object(file).isPresent();
+    }
+
+    /**
+     * True when an object (a marker included) lies below the directory {@code directory}, checked
+     * before a file is created in it; {@code path} names the file in messages.
+     */
+    protected boolean anyBelow(P directory, String path) throws IOException {
+        return firstBelow(directory, path).isPresent();
+    }
 
     /** Writes the empty marker object of {@code directory}; {@code path} names it in messages. */
     protected abstract void putDirectoryMarker(P directory, String path) throws IOException;
@@ -134,6 +152,38 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation<P>> impleme
             out.add(o.name().substring(prefix.length()), o.size(), o.modified());
         }
         return out.statuses();
+    }
+
+    /**
+     * What is at {@code path}: an object (a file), or a prefix with objects below it (a directory,
+     * as new as the first object a listing shows), or nothing; the top of a bucket is always a directory.
+     */
+    @Override
+    public final Optional<FileStatus> stat(String path) throws IOException {
+        P p = path(path);
+        String name = p.lastSegment();
+        if (!p.name().isEmpty()) {
+            Optional<StoredObject> object = object(p);
+            if (object.isPresent()) {
+                return Optional.of(new FileStatus(path, name, false, object.get().size(), object.get().modified()));
+            }
+        }
+        Optional<StoredObject> first = firstBelow(p, path);
+        if (first.isEmpty()) {
+            return p.name().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
+        }
+        return Optional.of(new FileStatus(path, name, true, 0, first.get().modified()));
+    }
+
+    /**
+     * The error of opening {@code path}, where the store has no object: a directory is "not a file",
+     * anything else {@link NoSuchFileException}.
+     */
+    public final IOException notAFile(String path) throws IOException {
+        if (stat(path).map(FileStatus::directory).orElse(false)) {
+            return new FileSystemException(path, null, "is a directory, not a file");
+        }
+        return new NoSuchFileException(path);
     }
 
     /**
@@ -244,9 +294,7 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation<P>> impleme
 
     @Override
     public final String normalizeRoot(String root) {
-        if (root == null || root.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
-        }
+        StorageRoots.requireNonBlank(root);
         P p = path(root.trim());
         if (!p.name().isEmpty()) {
             for (String segment : p.name().split("/", -1)) {
