@@ -23,6 +23,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -211,8 +212,7 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
                 return withCause(new NoSuchFileException(path, null, "the Azure container '" + path(path).container()
                         + "' does not exist (" + description + ")"), e);
             }
-            return answered(path, what, b.getStatusCode(), "HTTP " + b.getStatusCode()
-                    + (b.getErrorCode() == null ? "" : " " + b.getErrorCode()), e);
+            return answered(path, what, b.getStatusCode(), Objects.toString(b.getErrorCode(), null), e);
         }
         if (e instanceof UncheckedIOException u) {
             return unanswered(path, what, u.getCause().getMessage(), u.getCause());

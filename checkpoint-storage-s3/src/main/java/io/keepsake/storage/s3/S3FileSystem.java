@@ -271,8 +271,7 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
     @Override
     protected IOException translate(String path, String what, RuntimeException e) {
         if (e instanceof S3Exception s3) {
-            return answered(path, what, s3.statusCode(), "HTTP " + s3.statusCode() + (code(s3) == null ? "" : " "
-                    + code(s3)), e);
+            return answered(path, what, s3.statusCode(), code(s3), e);
         }
         LOG.debug("S3 call failed: {} {}", what, path, e);
         return unanswered(path, what, e.getMessage(), e);

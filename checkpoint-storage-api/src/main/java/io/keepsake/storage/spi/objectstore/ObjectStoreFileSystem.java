@@ -309,16 +309,18 @@ public abstract class ObjectStoreFileSystem<P extends ObjectLocation<P>> impleme
 
     /**
      * An error the store answered with HTTP {@code status}, as an IOException naming the path, the
-     * operation and the store: {@link AccessDeniedException} for 403.
+     * operation, the status, the store's error code and the store: {@link AccessDeniedException} for 403.
      *
-     * @param detail the status and the store's error code, as messages show them
+     * @param code the store's error code, or null when it gave none
      */
-    protected final IOException answered(String path, String what, int status, String detail, RuntimeException e) {
+    protected final IOException answered(String path, String what, int status, String code, RuntimeException e) {
+        String detail = "HTTP " + status + (code == null ? "" : " " + code);
         if (status == 403) {
             return withCause(new AccessDeniedException(path, null, words.store() + " refused to " + what + ": " + detail
                     + " (" + description + ")"), e);
         }
-        return new IOException(words.store() + " failed to " + what + " " + path + ": " + detail + " (" + description + ")", e);
+        return new IOException(words.store() + " failed to " + what + " " + path + ": " + detail + " (" + description
+                + ")", e);
     }
 
     /** A request that got no answer from the store, as an IOException naming the path, the operation and the store. */
