@@ -24,8 +24,11 @@ import java.util.Set;
  * empty marker object {@code name/}; a created file appears, whole, when its stream's
  * {@code sync()} returns ({@link FsCapability#ATOMIC_FILE_CREATE}); a must-create is conditional
  * ({@code If-None-Match: *}) unless the store ignores conditions and the user opted in, when it
- * is a check then a write ({@link FsCapability#NON_EXCLUSIVE_CREATE}). There is no rename of
- * directories and no directory entry to sync. Thread-safe when the subclass's requests are.
+ * is a check then a write ({@link FsCapability#NON_EXCLUSIVE_CREATE}). A directory's listing
+ * and a stat are built here from the subclass's flat listings and its stat of one object; a file
+ * is renamed by copy then delete, a directory never; there is no directory entry to sync. The
+ * subclass's client errors become IOExceptions worded here, naming the path, the operation and
+ * the store. Thread-safe when the subclass's requests are.
  *
  * @param <P> the backend's location type
  */
