@@ -75,6 +75,7 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
 
     ChunkVerifyingInputStream(InputStream in, ReadableByteChannel channel, String path, String what, long length,
                               ChunkDigests chunks, ChunkVerification verification) {
+        super("Payload stream is closed (" + path + ")");
         if ((in == null) == (channel == null)) {
             throw new IllegalArgumentException("A payload is read from a stream or from a channel (" + path + ")");
         }
@@ -116,11 +117,6 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
     @Override
     public long discard(long n) throws IOException {
         return skip(n);
-    }
-
-    @Override
-    protected String closedMessage() {
-        return "Payload stream is closed (" + path + ")";
     }
 
     /**

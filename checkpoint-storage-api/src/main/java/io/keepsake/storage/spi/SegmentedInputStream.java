@@ -14,9 +14,15 @@ import java.util.Objects;
 public abstract class SegmentedInputStream extends InputStream {
 
     private final byte[] one = new byte[1];
+    private final String closedMessage;
     /** What made the stream fail; thrown again by every later read. */
     private Throwable failure;
     private boolean closed;
+
+    /** A stream whose reads, once it is closed, are refused with {@code closedMessage}, which names what it reads. */
+    protected SegmentedInputStream(String closedMessage) {
+        this.closedMessage = closedMessage;
+    }
 
     /**
      * Makes a segment with bytes left current: the current one while it has bytes left, else the
@@ -27,7 +33,7 @@ public abstract class SegmentedInputStream extends InputStream {
      */
     protected final boolean advance() throws IOException {
         if (closed) {
-            throw new IOException(closedMessage());
+            throw new IOException(closedMessage);
         }
         if (failure != null) {
             rethrow(failure);
@@ -42,9 +48,6 @@ public abstract class SegmentedInputStream extends InputStream {
      * @throws IOException when the next segment cannot be had
      */
     protected abstract boolean next() throws IOException;
-
-    /** What a read of the closed stream is told, naming what it reads. */
-    protected abstract String closedMessage();
 
     /** Records {@code e}, an {@link IOException}, {@link Error} or {@link RuntimeException}, to be thrown again by every later read. */
     protected final void fail(Throwable e) {

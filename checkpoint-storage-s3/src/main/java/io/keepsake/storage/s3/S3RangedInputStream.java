@@ -60,6 +60,7 @@ final class S3RangedInputStream extends SegmentedInputStream {
      */
     S3RangedInputStream(S3Reads reads, S3Path object, String path, ResponseInputStream<GetObjectResponse> first,
                         long length, String eTag, int rangeBytes, int inFlight, Executor executor) throws IOException {
+        super("Stream of " + path + " is closed");
         this.reads = reads;
         this.fs = reads.fileSystem();
         this.object = object;
@@ -96,11 +97,6 @@ final class S3RangedInputStream extends SegmentedInputStream {
     @Override
     protected void drop(int n) {
         position += n;
-    }
-
-    @Override
-    protected String closedMessage() {
-        return "Stream of " + path + " is closed";
     }
 
     /** Makes {@link #current} the next range; false at the object's end. */
