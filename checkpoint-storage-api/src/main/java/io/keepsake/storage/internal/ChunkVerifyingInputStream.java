@@ -65,12 +65,9 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
     private final CountDownLatch readerDone = new CountDownLatch(1);
     private boolean readStarted;
     private volatile boolean stopped;
-    /** What made the stream fail; thrown again by every later read. */
-    private Throwable failure;
     private int next;
     private Chunk current;
     private int position;
-    private boolean closed;
 
     /** One chunk as it was read: its bytes and their digest (computed or to be), or why it could not be read. */
     private record Chunk(int index, ByteBuffer buffer, int length, RunnableFuture<byte[]> digest, Throwable failure) {
@@ -78,6 +75,7 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
 
     ChunkVerifyingInputStream(InputStream in, ReadableByteChannel channel, String path, String what, long length,
                               ChunkDigests chunks, ChunkVerification verification) {
+        super("Payload stream is closed (" + path + ")");
         if ((in == null) == (channel == null)) {
             throw new IllegalArgumentException("A payload is read from a stream or from a channel (" + path + ")");
         }
@@ -122,20 +120,11 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
     }
 
     /**
-     * Makes {@link #current} a verified chunk with bytes left, taking the next one when the current
-     * one is used up; false at the end of the payload (which was checked to end there).
+     * Makes {@link #current} the next verified chunk; false at the end of the payload (which was
+     * checked to end there).
      */
     @Override
-    protected boolean advance() throws IOException {
-        if (closed) {
-            throw new IOException("Payload stream is closed (" + path + ")");
-        }
-        if (failure != null) {
-            rethrow(failure);
-        }
-        if (current != null && position < current.length) {
-            return true;
-        }
+    protected boolean next() throws IOException {
         if (current != null) {
             release(current.buffer);
             current = null;
@@ -159,7 +148,7 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
             chunk = take();
             requireVerified(chunk);
         } catch (IOException | RuntimeException | Error e) {
-            failure = e;
+            fail(e);
             stopReadAhead();
             throw e;
         }
@@ -385,10 +374,9 @@ public final class ChunkVerifyingInputStream extends SegmentedInputStream implem
      */
     @Override
     public void close() throws IOException {
-        if (closed) {
+        if (!markClosed()) {
             return;
         }
-        closed = true;
         stopReadAhead();
         if (pipelined && readStarted) {
             boolean interrupted = false;

@@ -57,6 +57,19 @@ public final class StorageRoots {
     }
 
     /**
+     * {@code root} as given, refused when it is null or blank: the first check of every
+     * {@link StorageFileSystem#normalizeRoot}.
+     *
+     * @throws InvalidStorageArgumentException when the root is null or blank
+     */
+    public static String requireNonBlank(String root) {
+        if (root == null || root.isBlank()) {
+            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
+        }
+        return root;
+    }
+
+    /**
      * Creates the storage's namespace, then its savepoint root, with {@code fs}.
      *
      * @throws CheckpointStorageException {@code failure}'s error for the first root that could not be created

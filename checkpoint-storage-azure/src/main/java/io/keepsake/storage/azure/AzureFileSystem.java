@@ -10,9 +10,9 @@ import com.azure.storage.blob.options.BlobInputStreamOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.objectstore.ObjectStoreFileSystem;
+import io.keepsake.storage.spi.objectstore.StoredObject;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +21,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -74,7 +74,8 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
      */
     public AzureFileSystem(BlobServiceClient client, String account, String defaultContainer, int blockSize,
                            boolean conditionalWrites, String description) {
-        super("Azure", conditionalWrites, description);
+        super(new StoreWords("Azure", "Azure Blob Storage", "container", "blob"), RuntimeException.class,
+                conditionalWrites, description);
         if (blockSize < ChunkDigests.CHUNK_SIZE || blockSize % ChunkDigests.CHUNK_SIZE != 0) {
             throw new InvalidStorageArgumentException("Cannot configure azure storage: the block size must be a whole"
                     + " positive multiple of the savepoint chunk size, " + ChunkDigests.CHUNK_SIZE + " bytes, so that"
@@ -125,13 +126,14 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
     }
 
     @Override
-    protected boolean exists(AzurePath file) throws IOException {
-        return properties(file).isPresent();
+    protected Optional<StoredObject> object(AzurePath file) throws IOException {
+        return properties(file).map(props -> new StoredObject(file.name(), props.getBlobSize(),
+                AzureListing.millis(props.getLastModified())));
     }
 
     @Override
-    protected boolean anyBelow(AzurePath directory, String path) throws IOException {
-        return listing.anyBelow(directory, path);
+    protected Optional<StoredObject> firstBelow(AzurePath directory, String path) throws IOException {
+        return listing.firstBelow(directory, directory.directoryPrefix(), 1, path).stream().findFirst();
     }
 
     @Override
@@ -156,15 +158,10 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
         try {
             return blob(p).openInputStream(new BlobInputStreamOptions()
                     .setBlockSize(blockSize));
-        } catch (BlobStorageException e) {
-            if (e.getStatusCode() == 404 && e.getErrorCode() != BlobErrorCode.CONTAINER_NOT_FOUND) {
-                if (stat(path).map(FileStatus::directory).orElse(false)) {
-                    throw new FileSystemException(path, null, "is a directory, not a file");
-                }
-                throw new NoSuchFileException(path);
-            }
-            throw translate(path, "open", e);
         } catch (RuntimeException e) {
+            if (isNoSuchObject(e)) {
+                throw notAFile(path);
+            }
             throw translate(path, "open", e);
         }
     }
@@ -172,27 +169,20 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
     // ----------------------------------------------------------------- listings
 
     @Override
-    public List<FileStatus> list(String directory) throws IOException {
-        return listing.list(directory);
-    }
-
-    @Override
-    public Optional<FileStatus> stat(String path) throws IOException {
-        return listing.stat(path(path), path);
+    protected List<StoredObject> listBelow(AzurePath directory, String path) throws IOException {
+        return listing.listAll(directory, directory.directoryPrefix(), path);
     }
 
     /** The properties of the blob at {@code p}, empty when there is none (a missing container is an error). */
     Optional<BlobProperties> properties(AzurePath p) throws IOException {
-        try {
-            return Optional.of(blob(p).getProperties());
-        } catch (BlobStorageException e) {
-            if (e.getStatusCode() == 404 && e.getErrorCode() != BlobErrorCode.CONTAINER_NOT_FOUND) {
-                return Optional.empty();
-            }
-            throw translate(p.toString(), "stat", e);
-        } catch (RuntimeException e) {
-            throw translate(p.toString(), "stat", e);
-        }
+        return ifExists(p, () -> blob(p).getProperties());
+    }
+
+    /** A 404 of anything but a missing container. */
+    @Override
+    protected boolean isNoSuchObject(RuntimeException error) {
+        return error instanceof BlobStorageException e && e.getStatusCode() == 404
+                && e.getErrorCode() != BlobErrorCode.CONTAINER_NOT_FOUND;
     }
 
     // ----------------------------------------------------------------- deletes and renames
@@ -202,24 +192,9 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
         return listing.delete(path, recursive);
     }
 
-    /**
-     * Renames a file by reading it and creating the target if absent, then deleting the source:
-     * neither atomic nor cheap; directories are refused. The protocol never calls it here.
-     */
+    /** Reads the blob and creates the target if absent, then deletes the source. */
     @Override
-    public void rename(String source, String target) throws IOException {
-        AzurePath from = requireFile(source);
-        requireFile(target);
-        if (properties(from).isEmpty()) {
-            if (listing.stat(from, source).isPresent()) {
-                throw new IOException("Cannot rename " + source + ": Azure Blob Storage has no directory rename ("
-                        + target + ")");
-            }
-            throw new NoSuchFileException(source);
-        }
-        if (stat(target).isPresent()) {
-            throw new FileAlreadyExistsException(target);
-        }
+    protected void moveObject(AzurePath from, AzurePath to, String source, String target) throws IOException {
         try (InputStream in = open(source); SyncableOutputStream out = create(target, true)) {
             in.transferTo(out);
             out.sync();
@@ -229,41 +204,15 @@ public final class AzureFileSystem extends ObjectStoreFileSystem<AzurePath> {
 
     // ----------------------------------------------------------------- plumbing
 
-    /** The path as a blob name; a container alone is refused. */
-    @Override
-    protected AzurePath requireFile(String path) {
-        AzurePath p = path(path);
-        if (p.name().isEmpty()) {
-            throw new InvalidStorageArgumentException("Cannot use Azure path as a file: it names a container, not a"
-                    + " blob (" + path + ")");
-        }
-        return p;
-    }
-
-    /** One SDK call whose errors become IOExceptions naming the path. */
-    <T> T call(String path, String what, SdkCall<T> call) throws IOException {
-        try {
-            return call.run();
-        } catch (RuntimeException e) {
-            throw translate(path, what, e);
-        }
-    }
-
-    /** An SDK call. */
-    @FunctionalInterface
-    interface SdkCall<T> {
-        T run();
-    }
-
     /** An SDK error as an IOException naming the path, the operation and the service. */
-    IOException translate(String path, String what, RuntimeException e) {
+    @Override
+    protected IOException translate(String path, String what, RuntimeException e) {
         if (e instanceof BlobStorageException b) {
             if (b.getStatusCode() != 403 && b.getErrorCode() == BlobErrorCode.CONTAINER_NOT_FOUND) {
                 return withCause(new NoSuchFileException(path, null, "the Azure container '" + path(path).container()
                         + "' does not exist (" + description + ")"), e);
             }
-            return answered(path, what, b.getStatusCode(), "HTTP " + b.getStatusCode()
-                    + (b.getErrorCode() == null ? "" : " " + b.getErrorCode()), e);
+            return answered(path, what, b.getStatusCode(), Objects.toString(b.getErrorCode(), null), e);
         }
         if (e instanceof UncheckedIOException u) {
             return unanswered(path, what, u.getCause().getMessage(), u.getCause());

@@ -33,16 +33,14 @@ record AzurePath(String container, String name) implements ObjectLocation<AzureP
         String container;
         String rest;
         if (lower.startsWith(SCHEME)) {
-            rest = path.substring(SCHEME.length());
-            int slash = rest.indexOf('/');
-            container = slash < 0 ? rest : rest.substring(0, slash);
-            rest = slash < 0 ? "" : rest.substring(slash + 1);
+            String location = path.substring(SCHEME.length());
+            container = ObjectLocation.beforeFirstSlash(location);
+            rest = ObjectLocation.afterFirstSlash(location);
         } else if (lower.startsWith("abfs://") || lower.startsWith("abfss://") || lower.startsWith("wasb://")
                 || lower.startsWith("wasbs://")) {
-            rest = path.substring(path.indexOf("://") + 3);
-            int slash = rest.indexOf('/');
-            String authority = slash < 0 ? rest : rest.substring(0, slash);
-            rest = slash < 0 ? "" : rest.substring(slash + 1);
+            String location = path.substring(path.indexOf("://") + 3);
+            String authority = ObjectLocation.beforeFirstSlash(location);
+            rest = ObjectLocation.afterFirstSlash(location);
             int at = authority.indexOf('@');
             if (at < 0) {
                 throw new InvalidStorageArgumentException("Cannot use Azure path: it names no container; write "

@@ -5,6 +5,7 @@ import io.keepsake.storage.hdfs.internal.HdfsSettings;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.StorageRoots;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileContext;
@@ -336,9 +337,7 @@ public final class HdfsFileSystem implements StorageFileSystem {
      */
     @Override
     public String normalizeRoot(String root) {
-        if (root == null || root.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
-        }
+        StorageRoots.requireNonBlank(root);
         String normalized = QualifiedRoot.normalizedPath(root, scheme, authority, uri());
         String qualified = scheme + "://" + authority + normalized;
         return localDisk ? local.resolveRoot(qualified, root, scheme + "://" + authority) : qualified;

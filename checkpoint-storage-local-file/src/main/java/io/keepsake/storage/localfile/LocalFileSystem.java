@@ -6,6 +6,7 @@ import io.keepsake.storage.spi.localdisk.LocalEntries;
 import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.StorageFileSystem;
+import io.keepsake.storage.spi.StorageRoots;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -347,9 +348,7 @@ public final class LocalFileSystem implements StorageFileSystem {
      */
     @Override
     public String normalizeRoot(String root) {
-        if (root == null || root.isBlank()) {
-            throw new InvalidStorageArgumentException("Cannot use storage root: it is empty (" + root + ")");
-        }
+        StorageRoots.requireNonBlank(root);
         String path = root.startsWith("file://") ? root.substring("file://".length()) : root;
         Path parsed;
         try {

@@ -1,6 +1,7 @@
 package io.keepsake.storage.s3;
 
 import io.keepsake.storage.spi.PendingUpload;
+import io.keepsake.storage.spi.objectstore.StoredObject;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.Delete;
@@ -14,14 +15,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The deletes of one {@link S3FileSystem}: an object, an empty directory's marker, a tree in
- * batches of {@code DeleteObjects}, a pending multipart upload; and the rename of one object by
+ * batches of {@code DeleteObjects}, a pending multipart upload; and the move of one object by
  * copy and delete. Thread-safe.
  */
 final class S3Deletes {
@@ -69,13 +68,13 @@ final class S3Deletes {
     /** Deletes every object below a directory in batches, its marker last; false when there was none. */
     private boolean deleteTree(S3Path p, String path) throws IOException {
         String prefix = p.directoryPrefix();
-        List<S3Object> all = listing.listAll(p, prefix, path);
+        List<StoredObject> all = listing.listAll(p, prefix, path);
         // The marker last, so that an interrupted delete leaves a directory that still exists.
-        all.sort((a, b) -> Boolean.compare(a.key().equals(prefix), b.key().equals(prefix)));
+        all.sort((a, b) -> Boolean.compare(a.name().equals(prefix), b.name().equals(prefix)));
         for (int from = 0; from < all.size(); from += DELETE_BATCH) {
             List<ObjectIdentifier> batch = new ArrayList<>();
-            for (S3Object o : all.subList(from, Math.min(all.size(), from + DELETE_BATCH))) {
-                batch.add(ObjectIdentifier.builder().key(o.key()).build());
+            for (StoredObject o : all.subList(from, Math.min(all.size(), from + DELETE_BATCH))) {
+                batch.add(ObjectIdentifier.builder().key(o.name()).build());
             }
             DeleteObjectsResponse response = fs.call(path, "delete", () -> fs.client().deleteObjects(b -> b
                     .bucket(p.bucket()).delete(Delete.builder().objects(batch).quiet(true).build())));
@@ -88,22 +87,8 @@ final class S3Deletes {
         return !all.isEmpty();
     }
 
-    /**
-     * Renames a file by copy and delete, which is neither atomic nor cheap; directories are refused.
-     * The protocol never calls it here (no rename capability is claimed).
-     */
-    void rename(String source, String target) throws IOException {
-        S3Path from = fs.requireFile(source);
-        S3Path to = fs.requireFile(target);
-        if (fs.headObject(from).isEmpty()) {
-            if (listing.stat(from, source).isPresent()) {
-                throw new IOException("Cannot rename " + source + ": S3 has no directory rename (" + target + ")");
-            }
-            throw new NoSuchFileException(source);
-        }
-        if (listing.stat(to, target).isPresent()) {
-            throw new FileAlreadyExistsException(target);
-        }
+    /** Copies the object at {@code from} to {@code to}, then deletes {@code from}; {@code source} names it in messages. */
+    void move(S3Path from, S3Path to, String source) throws IOException {
         fs.call(source, "rename", () -> fs.client().copyObject(CopyObjectRequest.builder()
                 .sourceBucket(from.bucket()).sourceKey(from.key())
                 .destinationBucket(to.bucket()).destinationKey(to.key()).build()));

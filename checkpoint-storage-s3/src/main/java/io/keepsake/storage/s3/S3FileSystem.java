@@ -2,10 +2,10 @@ package io.keepsake.storage.s3;
 
 import io.keepsake.storage.ChunkDigests;
 import io.keepsake.storage.InvalidStorageArgumentException;
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.FsCapability;
 import io.keepsake.storage.spi.PendingUpload;
 import io.keepsake.storage.spi.objectstore.ObjectStoreFileSystem;
+import io.keepsake.storage.spi.objectstore.StoredObject;
 import io.keepsake.storage.spi.SyncableOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +91,7 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
      */
     public S3FileSystem(S3Client client, String defaultBucket, int partSize, boolean conditionalWrites,
                         String description) {
-        super("S3", conditionalWrites, description);
+        super(new StoreWords("S3", "S3", "bucket", "key"), SdkException.class, conditionalWrites, description);
         if (partSize < MIN_PART_SIZE) {
             throw new InvalidStorageArgumentException("Cannot configure S3 storage: the part size must be at least "
                     + MIN_PART_SIZE + " bytes (" + partSize + ")");
@@ -134,10 +134,17 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
     }
 
     @Override
-    protected boolean exists(S3Path file) throws IOException {
-        return headObject(file).isPresent();
+    protected Optional<StoredObject> object(S3Path file) throws IOException {
+        return headObject(file).map(head -> new StoredObject(file.key(), head.contentLength(),
+                S3Listing.millis(head.lastModified())));
     }
 
+    @Override
+    protected Optional<StoredObject> firstBelow(S3Path directory, String path) throws IOException {
+        return listing.firstBelow(directory, path);
+    }
+
+    /** One {@code ListObjectsV2} of at most one key; a missing bucket is an error of the request, not a missing parent. */
     @Override
     protected boolean anyBelow(S3Path directory, String path) throws IOException {
         ListObjectsV2Response page = call(path, "check the parent of", () -> client.listObjectsV2(b -> b
@@ -205,27 +212,19 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
     // ----------------------------------------------------------------- listings
 
     @Override
-    public List<FileStatus> list(String directory) throws IOException {
-        return listing.list(directory);
-    }
-
-    @Override
-    public Optional<FileStatus> stat(String path) throws IOException {
-        return listing.stat(path(path), path);
+    protected List<StoredObject> listBelow(S3Path directory, String path) throws IOException {
+        return listing.listAll(directory, directory.directoryPrefix(), path);
     }
 
     /** The object at {@code p}, empty when there is none (a missing bucket is an error). */
     Optional<HeadObjectResponse> headObject(S3Path p) throws IOException {
-        try {
-            return Optional.of(client.headObject(b -> b.bucket(p.bucket()).key(p.key())));
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404 && !"NoSuchBucket".equals(code(e))) {
-                return Optional.empty();
-            }
-            throw translate(p.toString(), "stat", e);
-        } catch (SdkException e) {
-            throw translate(p.toString(), "stat", e);
-        }
+        return ifExists(p, () -> client.headObject(b -> b.bucket(p.bucket()).key(p.key())));
+    }
+
+    /** A 404 of anything but a missing bucket. */
+    @Override
+    protected boolean isNoSuchObject(RuntimeException error) {
+        return error instanceof S3Exception e && e.statusCode() == 404 && !"NoSuchBucket".equals(code(e));
     }
 
     // ----------------------------------------------------------------- deletes and renames
@@ -235,13 +234,10 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
         return deletes.delete(path, recursive);
     }
 
-    /**
-     * Renames a file by copy and delete, which is neither atomic nor cheap; directories are refused.
-     * The protocol never calls it here (no rename capability is claimed).
-     */
+    /** A {@code CopyObject} then a {@code DeleteObject}. */
     @Override
-    public void rename(String source, String target) throws IOException {
-        deletes.rename(source, target);
+    protected void moveObject(S3Path from, S3Path to, String source, String target) throws IOException {
+        deletes.move(from, to, source);
     }
 
     // ----------------------------------------------------------------- multipart uploads
@@ -266,42 +262,16 @@ public final class S3FileSystem extends ObjectStoreFileSystem<S3Path> {
         client.close();
     }
 
-    /** The path as an object key; a bucket alone is refused. */
-    @Override
-    protected S3Path requireFile(String path) {
-        S3Path p = path(path);
-        if (p.key().isEmpty()) {
-            throw new InvalidStorageArgumentException("Cannot use S3 path as a file: it names a bucket, not a key ("
-                    + path + ")");
-        }
-        return p;
-    }
-
-    /** One SDK call whose errors become IOExceptions naming the path. */
-    <T> T call(String path, String what, SdkCall<T> call) throws IOException {
-        try {
-            return call.run();
-        } catch (SdkException e) {
-            throw translate(path, what, e);
-        }
-    }
-
-    /** An SDK call. */
-    @FunctionalInterface
-    interface SdkCall<T> {
-        T run();
-    }
-
     /** The S3 error code of an exception, or null. */
     static String code(S3Exception e) {
         return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
     }
 
     /** An SDK error as an IOException naming the path, the operation and the store. */
-    IOException translate(String path, String what, SdkException e) {
+    @Override
+    protected IOException translate(String path, String what, RuntimeException e) {
         if (e instanceof S3Exception s3) {
-            return answered(path, what, s3.statusCode(), "HTTP " + s3.statusCode() + (code(s3) == null ? "" : " "
-                    + code(s3)), e);
+            return answered(path, what, s3.statusCode(), code(s3), e);
         }
         LOG.debug("S3 call failed: {} {}", what, path, e);
         return unanswered(path, what, e.getMessage(), e);

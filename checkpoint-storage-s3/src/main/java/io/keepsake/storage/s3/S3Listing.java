@@ -1,10 +1,8 @@
 package io.keepsake.storage.s3;
 
-import io.keepsake.storage.spi.FileStatus;
 import io.keepsake.storage.spi.PendingUpload;
-import io.keepsake.storage.spi.objectstore.PrefixListing;
+import io.keepsake.storage.spi.objectstore.StoredObject;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -14,12 +12,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Listings and stats of one {@link S3FileSystem}, where directories are key prefixes:
+ * Listings of one {@link S3FileSystem}, where directories are key prefixes:
  * {@code ListObjectsV2}, paginated; a directory's modification time is that of the newest object
  * below it; names that cannot be a path segment ({@code .}, {@code ..}, empty) are left out.
  * Thread-safe.
@@ -32,43 +31,34 @@ final class S3Listing {
         this.fs = fs;
     }
 
-    /** The files and directories right below {@code directory}. */
-    List<FileStatus> list(String directory) throws IOException {
-        S3Path dir = fs.path(directory);
-        String prefix = dir.directoryPrefix();
-        PrefixListing out = new PrefixListing(fs, directory);
-        for (S3Object o : listAll(dir, prefix, directory)) {
-            out.add(o.key().substring(prefix.length()), o.size(),
-                    o.lastModified() == null ? 0 : o.lastModified().toEpochMilli());
-        }
-        return out.statuses();
-    }
-
     /** Every object below {@code prefix}, page after page. */
-    List<S3Object> listAll(S3Path dir, String prefix, String what) throws IOException {
-        List<S3Object> out = new ArrayList<>();
+    List<StoredObject> listAll(S3Path dir, String prefix, String what) throws IOException {
+        List<StoredObject> out = new ArrayList<>();
         String token = null;
         do {
             String continuation = token;
             ListObjectsV2Response page = fs.call(what, "list", () -> fs.client().listObjectsV2(
                     ListObjectsV2Request.builder().bucket(dir.bucket()).prefix(prefix)
                             .continuationToken(continuation).build()));
-            out.addAll(page.contents());
+            for (S3Object o : page.contents()) {
+                out.add(stored(o));
+            }
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (token != null);
         return out;
     }
 
-    /** What is at {@code p}: an object, or a prefix with objects below it (a directory), or nothing. */
-    Optional<FileStatus> stat(S3Path p, String path) throws IOException {
-        String name = p.lastSegment();
-        if (!p.key().isEmpty()) {
-            Optional<HeadObjectResponse> head = fs.headObject(p);
-            if (head.isPresent()) {
-                return Optional.of(new FileStatus(path, name, false, head.get().contentLength(),
-                        head.get().lastModified() == null ? 0 : head.get().lastModified().toEpochMilli()));
-            }
-        }
+    private static StoredObject stored(S3Object o) {
+        return new StoredObject(o.key(), o.size(), millis(o.lastModified()));
+    }
+
+    /** A time in milliseconds since the epoch, 0 for none. */
+    static long millis(Instant time) {
+        return time == null ? 0 : time.toEpochMilli();
+    }
+
+    /** One object below the directory {@code p}: one request; a missing bucket is {@link NoSuchFileException}. */
+    Optional<StoredObject> firstBelow(S3Path p, String path) throws IOException {
         ListObjectsV2Response page;
         try {
             page = fs.client().listObjectsV2(b -> b.bucket(p.bucket()).prefix(p.directoryPrefix()).maxKeys(1));
@@ -82,12 +72,7 @@ final class S3Listing {
         } catch (SdkException e) {
             throw fs.translate(path, "stat", e);
         }
-        if (page.contents().isEmpty()) {
-            return p.key().isEmpty() ? Optional.of(new FileStatus(path, "", true, 0, 0)) : Optional.empty();
-        }
-        S3Object first = page.contents().get(0);
-        return Optional.of(new FileStatus(path, name, true, 0,
-                first.lastModified() == null ? 0 : first.lastModified().toEpochMilli()));
+        return page.contents().stream().findFirst().map(S3Listing::stored);
     }
 
     /** The multipart uploads begun below {@code directory} and neither completed nor aborted. */

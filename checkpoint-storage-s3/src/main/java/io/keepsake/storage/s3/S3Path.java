@@ -24,10 +24,9 @@ record S3Path(String bucket, String key) implements ObjectLocation<S3Path> {
         String bucket;
         String lower = path.toLowerCase(Locale.ROOT);
         if (lower.startsWith("s3://") || lower.startsWith("s3a://") || lower.startsWith("s3n://")) {
-            rest = path.substring(path.indexOf("://") + 3);
-            int slash = rest.indexOf('/');
-            bucket = slash < 0 ? rest : rest.substring(0, slash);
-            rest = slash < 0 ? "" : rest.substring(slash + 1);
+            String location = path.substring(path.indexOf("://") + 3);
+            bucket = ObjectLocation.beforeFirstSlash(location);
+            rest = ObjectLocation.afterFirstSlash(location);
         } else if (path.startsWith("/")) {
             if (defaultBucket == null) {
                 throw new InvalidStorageArgumentException("Cannot use S3 path: it names no bucket and no default bucket"

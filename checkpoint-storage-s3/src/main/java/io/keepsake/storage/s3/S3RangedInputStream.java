@@ -52,8 +52,6 @@ final class S3RangedInputStream extends SegmentedInputStream {
     private int limit;
     /** The buffer of the range read last, for the next range to fetch. */
     private byte[] spare;
-    private Throwable failure;
-    private boolean closed;
 
     /**
      * @param first the open response to the first range, {@code bytes=0-(rangeBytes - 1)}
@@ -62,6 +60,7 @@ final class S3RangedInputStream extends SegmentedInputStream {
      */
     S3RangedInputStream(S3Reads reads, S3Path object, String path, ResponseInputStream<GetObjectResponse> first,
                         long length, String eTag, int rangeBytes, int inFlight, Executor executor) throws IOException {
+        super("Stream of " + path + " is closed");
         this.reads = reads;
         this.fs = reads.fileSystem();
         this.object = object;
@@ -100,18 +99,9 @@ final class S3RangedInputStream extends SegmentedInputStream {
         position += n;
     }
 
-    /** Makes {@link #current} a range with bytes left; false at the object's end. */
+    /** Makes {@link #current} the next range; false at the object's end. */
     @Override
-    protected boolean advance() throws IOException {
-        if (closed) {
-            throw new IOException("Stream of " + path + " is closed");
-        }
-        if (failure != null) {
-            rethrow(failure);
-        }
-        if (current != null && position < limit) {
-            return true;
-        }
+    protected boolean next() throws IOException {
         if (current != null) {
             spare = current;
             current = null;
@@ -127,7 +117,7 @@ final class S3RangedInputStream extends SegmentedInputStream {
             limit = next.length;
             return true;
         } catch (IOException | RuntimeException | Error e) {
-            failure = e;
+            fail(e);
             cancelAll();
             throw e;
         }
@@ -183,10 +173,9 @@ final class S3RangedInputStream extends SegmentedInputStream {
     /** Aborts the ranges still being fetched and drops the buffers; does not wait for the fetches to end. */
     @Override
     public void close() {
-        if (closed) {
+        if (!markClosed()) {
             return;
         }
-        closed = true;
         cancelAll();
         current = null;
         spare = null;

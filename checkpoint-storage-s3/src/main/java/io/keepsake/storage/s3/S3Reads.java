@@ -1,6 +1,5 @@
 package io.keepsake.storage.s3;
 
-import io.keepsake.storage.spi.FileStatus;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -9,8 +8,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -100,10 +97,7 @@ final class S3Reads {
                     .build());
         } catch (S3Exception e) {
             if (e.statusCode() == 404 && !"NoSuchBucket".equals(S3FileSystem.code(e))) {
-                if (fs.stat(path).map(FileStatus::directory).orElse(false)) {
-                    throw new FileSystemException(path, null, "is a directory, not a file");
-                }
-                throw new NoSuchFileException(path);
+                throw fs.notAFile(path);
             }
             if (range != null && e.statusCode() == 416) {
                 throw new RangeNotSatisfiableException(path);

@@ -30,6 +30,18 @@ public interface ObjectLocation<L extends ObjectLocation<L>> {
         return name().substring(name().lastIndexOf('/') + 1);
     }
 
+    /** What comes before the first slash of {@code text} (a bucket, an authority): all of it when it has none. */
+    static String beforeFirstSlash(String text) {
+        int slash = text.indexOf('/');
+        return slash < 0 ? text : text.substring(0, slash);
+    }
+
+    /** What comes after the first slash of {@code text} (a name): {@code ""} when it has none. */
+    static String afterFirstSlash(String text) {
+        int slash = text.indexOf('/');
+        return slash < 0 ? "" : text.substring(slash + 1);
+    }
+
     /** {@code name} without trailing slashes. */
     static String withoutTrailingSlashes(String name) {
         String rest = name;

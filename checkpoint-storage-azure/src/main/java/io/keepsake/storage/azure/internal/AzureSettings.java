@@ -19,6 +19,8 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -151,37 +153,48 @@ public record AzureSettings(String account, URI endpoint, String container, Cred
         Credential kind = chosen != null ? chosen
                 : keyName != null ? Credential.ACCOUNT_KEY : sasName != null ? Credential.SAS : Credential.DEFAULT;
         return switch (kind) {
-            case ACCOUNT_KEY -> {
-                if (keyName == null) {
-                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + CREDENTIAL
-                            + "=account-key needs " + ACCOUNT_KEY + " (or fs.azure.account.key." + account
-                            + ".dfs.core.windows.net)");
-                }
-                String key = o.get(keyName).trim();
-                if (!isBase64(key)) {
-                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + keyName
-                            + " is not a base64 account key (its value is not shown)");
-                }
-                yield new Secret(kind, key, keyName + " (account " + account + ")");
-            }
-            case SAS -> {
-                if (sasName == null) {
-                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + CREDENTIAL
-                            + "=sas needs " + SAS_TOKEN + " (or fs.azure.sas.fixed.token." + account
-                            + ".dfs.core.windows.net)");
-                }
-                String token = o.get(sasName).trim();
-                token = token.startsWith("?") ? token.substring(1) : token;
-                if (!token.contains("sig=")) {
-                    throw new InvalidStorageArgumentException("Cannot configure azure storage: " + sasName
-                            + " is not a SAS token: it has no sig= (its value is not shown)");
-                }
-                yield new Secret(kind, token, sasName + " (account " + account + ")");
-            }
+            case ACCOUNT_KEY -> ACCOUNT_KEY_SECRET.read(o, keyName, account);
+            case SAS -> SAS_SECRET.read(o, sasName, account);
             case DEFAULT -> new Secret(kind, null, "DefaultAzureCredential (no " + ACCOUNT_KEY + " or " + SAS_TOKEN
                     + " given)");
         };
     }
+
+    /**
+     * How a secret of one credential is read: the {@value #CREDENTIAL} value that picks it, its key
+     * and Hadoop's key of the same meaning, how its value is written down and how it is checked.
+     *
+     * @param kind      the credential
+     * @param choice    the {@value #CREDENTIAL} value of the credential
+     * @param key       this backend's key of the secret
+     * @param hadoopKey Hadoop's key of the secret, before {@code <account>.dfs.core.windows.net}
+     * @param normal    the value as it is used, from the trimmed value
+     * @param valid     whether the used value can be the secret
+     * @param invalid   what is wrong with a value {@code valid} refuses, for the message
+     */
+    private record SecretRule(Credential kind, String choice, String key, String hadoopKey,
+                              UnaryOperator<String> normal, Predicate<String> valid, String invalid) {
+
+        /** The secret under {@code name}, the key that gave it. */
+        Secret read(Map<String, String> o, String name, String account) {
+            if (name == null) {
+                throw new InvalidStorageArgumentException("Cannot configure azure storage: " + CREDENTIAL + "=" + choice
+                        + " needs " + key + " (or " + hadoopKey + account + ".dfs.core.windows.net)");
+            }
+            String value = normal.apply(o.get(name).trim());
+            if (!valid.test(value)) {
+                throw new InvalidStorageArgumentException("Cannot configure azure storage: " + name + " " + invalid
+                        + " (its value is not shown)");
+            }
+            return new Secret(kind, value, name + " (account " + account + ")");
+        }
+    }
+
+    private static final SecretRule ACCOUNT_KEY_SECRET = new SecretRule(Credential.ACCOUNT_KEY, "account-key",
+            ACCOUNT_KEY, "fs.azure.account.key.", key -> key, AzureSettings::isBase64, "is not a base64 account key");
+    private static final SecretRule SAS_SECRET = new SecretRule(Credential.SAS, "sas", SAS_TOKEN,
+            "fs.azure.sas.fixed.token.", token -> token.startsWith("?") ? token.substring(1) : token,
+            token -> token.contains("sig="), "is not a SAS token: it has no sig=");
 
     private static String firstPresent(Map<String, String> o, String... keys) {
         for (String k : keys) {
