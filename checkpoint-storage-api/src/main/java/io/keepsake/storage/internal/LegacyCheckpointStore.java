@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -195,7 +196,7 @@ public final class LegacyCheckpointStore {
      */
     private void renameIntoPlace(PipelineState state, String temp, String target, byte[] bytes) throws IOException {
         try {
-            fs.rename(temp, target);
+            rename(temp, target, bytes);
         } catch (IOException e) {
             if (fs.stat(temp).isPresent() || fs.stat(target).isPresent()) {
                 throw e;
@@ -204,7 +205,38 @@ public final class LegacyCheckpointStore {
                     + " after the lease timeout?); writing it again ({})", state.checkpointId(), state.jobId(),
                     state.pipelineId(), temp);
             writeSynced(temp, bytes, path -> fs.createInExistingDirectory(path, true));
+            rename(temp, target, bytes);
+        }
+    }
+
+    /**
+     * Renames a staged file onto its target. A rename that is a link then an unlink (a local disk)
+     * fails when a gc removed the staged file between the two; the target then holds the
+     * checkpoint, and that counts as renamed.
+     */
+    private void rename(String temp, String target, byte[] bytes) throws IOException {
+        try {
             fs.rename(temp, target);
+        } catch (IOException e) {
+            if (fs.stat(temp).isPresent() || !holds(target, bytes, e)) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Whether {@code target} holds {@code bytes}: the name is this store's own (its time and random
+     * part), so those bytes there are its checkpoint, renamed into place. A failed read is added to
+     * {@code failure} and answers false.
+     */
+    private boolean holds(String target, byte[] bytes, IOException failure) {
+        try (InputStream in = fs.open(target)) {
+            return Arrays.equals(in.readAllBytes(), bytes);
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+            return false;
         }
     }
 
