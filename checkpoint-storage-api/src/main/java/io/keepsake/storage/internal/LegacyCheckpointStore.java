@@ -231,7 +231,7 @@ public final class LegacyCheckpointStore {
      */
     private boolean holds(String target, byte[] bytes, IOException failure) {
         try (InputStream in = fs.open(target)) {
-            return Arrays.equals(in.readAllBytes(), bytes);
+            return Arrays.equals(in.readNBytes(bytes.length + 1), bytes);
         } catch (NoSuchFileException e) {
             return false;
         } catch (IOException | RuntimeException e) {
